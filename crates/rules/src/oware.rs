@@ -1,0 +1,144 @@
+//! Oware(m,n): sowing that skips the origin, captures of 2s and 3s going back on the opponent's
+//! side, and the two rule sets for a move that would leave the opponent without seeds.
+//!
+//! Rules: seed documents 000_* and 002_*, Romein & Bal (2002); `docs/rules/oware.md`.
+
+use crate::board::{lanes_mask, nonzero_bytes};
+use crate::position::Position;
+use crate::rules::{End, MoveSet, Outcome, Rules};
+use crate::sowing::{Ring, SowTable};
+
+/// The rule set for starving the opponent.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum OwareRules {
+    /// The seed documents: a grand slam captures nothing; you must feed an opponent without seeds
+    /// if you can, and if you cannot the game ends and you take the seeds on your side.
+    Abapa,
+    /// Romein & Bal: a move that leaves the opponent without seeds is legal only if every move
+    /// does; it is then played in full. A player to move without seeds loses the rest.
+    Awari,
+}
+
+/// The rules of Oware with `m` pits a side.
+#[derive(Clone, Debug)]
+pub struct Oware {
+    pits: usize,
+    rules: OwareRules,
+    majority_ends: bool,
+    sowing: SowTable,
+}
+
+impl Oware {
+    /// Rules for play: the game also ends when a player holds more than half of all seeds.
+    ///
+    /// # Panics
+    /// If `pits` is not in `1..=8`.
+    #[must_use]
+    pub fn new(pits: usize, rules: OwareRules) -> Oware {
+        let ring = Ring {
+            pits,
+            through_store: false,
+            skip_origin: true,
+        };
+        Oware {
+            pits,
+            rules,
+            majority_ends: true,
+            sowing: SowTable::new(ring),
+        }
+    }
+
+    /// The same rules played to the last seed, as tables and the solver see them: holding a
+    /// majority does not end the game, so values are the full net score.
+    #[must_use]
+    pub fn played_out(mut self) -> Oware {
+        self.majority_ends = false;
+        self
+    }
+
+    #[must_use]
+    pub fn rules(&self) -> OwareRules {
+        self.rules
+    }
+
+    fn has_majority(&self, pos: &Position) -> bool {
+        let total = pos.total_seeds(self.pits);
+        2 * u32::from(pos.stores[0].max(pos.stores[1])) > total
+    }
+}
+
+impl Rules for Oware {
+    fn pits(&self) -> usize {
+        self.pits
+    }
+
+    #[inline]
+    fn legal_moves(&self, pos: &Position) -> MoveSet {
+        let m = self.pits;
+        let own = pos.board.mover_lanes(m);
+        if own == 0 || (self.majority_ends && self.has_majority(pos)) {
+            return MoveSet::EMPTY;
+        }
+        let candidates = MoveSet(nonzero_bytes(own));
+        match self.rules {
+            OwareRules::Abapa if pos.board.opponent_lanes(m) == 0 => {
+                candidates.filter(|lane| lane + usize::from(pos.board.pit(lane)) >= m)
+            }
+            OwareRules::Abapa => candidates,
+            OwareRules::Awari => {
+                // After the move the opponent is the mover of the new position.
+                let feeding =
+                    candidates.filter(|lane| self.play(pos, lane).board.mover_lanes(m) != 0);
+                if feeding.is_empty() {
+                    candidates
+                } else {
+                    feeding
+                }
+            }
+        }
+    }
+
+    #[inline]
+    fn play(&self, pos: &Position, lane: usize) -> Position {
+        let m = self.pits;
+        let (mut board, sowing) = self.sowing.sow(pos.board, lane);
+        let mut store = pos.stores[0];
+        let mut taken_lanes = 0u128;
+        let mut taken = 0u8;
+        let mut j = usize::from(sowing.last);
+        while j >= m && matches!(board.pit(j), 2 | 3) {
+            taken_lanes |= 0xff << (8 * j);
+            taken += board.pit(j);
+            j -= 1;
+        }
+        let opponent_lanes = lanes_mask(2 * m) & !lanes_mask(m);
+        let grand_slam = board.0 & opponent_lanes & !taken_lanes == 0;
+        if taken > 0 && !(grand_slam && self.rules == OwareRules::Abapa) {
+            board.0 &= !taken_lanes;
+            store += taken;
+        }
+        Position {
+            board,
+            stores: [store, pos.stores[1]],
+            to_move: pos.to_move,
+        }
+        .passed(m)
+    }
+
+    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        if self.majority_ends && self.has_majority(pos) {
+            return Some(Outcome {
+                end: End::Majority,
+                stores: pos.stores.map(u32::from),
+            });
+        }
+        if !self.legal_moves(pos).is_empty() {
+            return None;
+        }
+        // One side is empty or cannot be fed: each player takes what is on their side.
+        Some(Outcome {
+            end: End::Finished,
+            stores: pos.swept_to_owners(self.pits),
+        })
+    }
+}

@@ -1,0 +1,105 @@
+//! A packed position: the board seen from the player to move, the two stores, and who moves.
+
+use crate::board::Board;
+use crate::side::Side;
+
+/// A position. `board` and `stores` are from the point of view of `to_move`: lane 0 is the mover's
+/// first pit and `stores[0]` the mover's store (see [`crate::board`]).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Position {
+    pub board: Board,
+    /// Seeds in the mover's store, then in the opponent's.
+    pub stores: [u8; 2],
+    pub to_move: Side,
+}
+
+impl Position {
+    /// Builds a position from South's and North's pits (each from its first pit), the stores
+    /// `[south, north]`, and the side to move.
+    ///
+    /// # Panics
+    /// If the sides differ in length or are longer than [`crate::board::MAX_PITS`].
+    #[must_use]
+    pub fn from_sides(south: &[u8], north: &[u8], stores: [u8; 2], to_move: Side) -> Position {
+        match to_move {
+            Side::South => Position {
+                board: Board::from_sides(south, north),
+                stores,
+                to_move,
+            },
+            Side::North => Position {
+                board: Board::from_sides(north, south),
+                stores: [stores[1], stores[0]],
+                to_move,
+            },
+        }
+    }
+
+    /// The start position: `seeds` in each of the `2 * pits` pits, empty stores, South to move.
+    #[must_use]
+    pub fn start(pits: usize, seeds: u8) -> Position {
+        let side = vec![seeds; pits];
+        Position::from_sides(&side, &side, [0, 0], Side::South)
+    }
+
+    /// The pits of `side`, from its first pit.
+    #[must_use]
+    pub fn pits_of(&self, side: Side, m: usize) -> Vec<u8> {
+        let lanes = self.board.to_vec(m);
+        if side == self.to_move {
+            lanes[..m].to_vec()
+        } else {
+            lanes[m..].to_vec()
+        }
+    }
+
+    /// The pits of South then North, each from its first pit.
+    #[must_use]
+    pub fn absolute_pits(&self, m: usize) -> Vec<u8> {
+        let mut pits = self.pits_of(Side::South, m);
+        pits.extend(self.pits_of(Side::North, m));
+        pits
+    }
+
+    /// `[south, north]` from a pair ordered `[mover, opponent]`.
+    #[must_use]
+    pub fn absolute<T: Copy>(&self, relative: [T; 2]) -> [T; 2] {
+        match self.to_move {
+            Side::South => relative,
+            Side::North => [relative[1], relative[0]],
+        }
+    }
+
+    /// The stores as `[south, north]`.
+    #[must_use]
+    pub fn absolute_stores(&self) -> [u8; 2] {
+        self.absolute(self.stores)
+    }
+
+    /// Seeds on the board and in the stores.
+    #[must_use]
+    pub fn total_seeds(&self, m: usize) -> u32 {
+        self.board.seeds(m) + u32::from(self.stores[0]) + u32::from(self.stores[1])
+    }
+
+    /// The same position with the other player to move and the board turned round. Used where the
+    /// mover changes (a move that does not earn another).
+    #[inline]
+    #[must_use]
+    pub fn passed(self, m: usize) -> Position {
+        Position {
+            board: self.board.flipped(m),
+            stores: [self.stores[1], self.stores[0]],
+            to_move: self.to_move.other(),
+        }
+    }
+
+    /// Final stores `[mover, opponent]` when each player takes the seeds on their own side.
+    #[must_use]
+    pub fn swept_to_owners(&self, m: usize) -> [u32; 2] {
+        [
+            u32::from(self.stores[0]) + self.board.mover_seeds(m),
+            u32::from(self.stores[1]) + self.board.opponent_seeds(m),
+        ]
+    }
+}

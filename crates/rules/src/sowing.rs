@@ -1,0 +1,178 @@
+//! Sowing, shared by every two-row mancala: a table-driven SWAR add, no loop per seed.
+//!
+//! A game's sowing path is a [`Ring`]: the mover's lanes `0..m`, optionally the mover's store, then
+//! the opponent's lanes `m..2m`, and round again. Sowing `k` seeds from lane `i` empties lane `i` and
+//! drops one seed in each of the next `k` places of the ring, skipping the origin if the game says
+//! so (Oware). Because the result depends only on `(i, k)`, [`SowTable`] precomputes, for every origin
+//! and every count up to [`MAX_SEEDS`], the `u128` of lane increments, the seeds added to the store and
+//! the place of the last seed. Sowing is then `board.cleared(i) + add`, whatever the number of laps.
+//!
+//! The table is built by dropping seeds one at a time, the obviously-correct way.
+
+use crate::board::{Board, MAX_PITS, MAX_SEEDS};
+
+/// Where a seed can land on the mover's sowing path.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Place {
+    /// A board lane (see [`crate::board`]).
+    Lane(usize),
+    /// The mover's store.
+    Store,
+}
+
+/// The sowing path of a game with `m` pits a side.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Ring {
+    /// Pits a side.
+    pub pits: usize,
+    /// Whether the mover's store lies between the mover's last pit and the opponent's first.
+    pub through_store: bool,
+    /// Whether the origin pit is skipped when the sowing comes round to it.
+    pub skip_origin: bool,
+}
+
+impl Ring {
+    /// The place after `place` on the path, ignoring the origin rule.
+    fn next(self, place: Place) -> Place {
+        let m = self.pits;
+        match place {
+            Place::Store => Place::Lane(m),
+            Place::Lane(lane) if lane + 1 == m && self.through_store => Place::Store,
+            Place::Lane(lane) => Place::Lane((lane + 1) % (2 * m)),
+        }
+    }
+}
+
+/// What sowing `k` seeds from one lane does, precomputed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[repr(C, align(32))]
+pub struct Sowing {
+    /// Added to the board after the origin lane is emptied.
+    pub add: u128,
+    /// Seeds added to the mover's store.
+    pub store: u8,
+    /// The place of the last seed; [`LAST_IN_STORE`] for the store. Meaningless for `k = 0`.
+    pub last: u8,
+}
+
+/// [`Sowing::last`] when the last seed lands in the store.
+pub const LAST_IN_STORE: u8 = 0xff;
+
+/// Every sowing of a ring, indexed by origin lane and seed count.
+#[derive(Clone, Debug)]
+pub struct SowTable {
+    entries: Vec<Sowing>,
+}
+
+const COUNTS: usize = MAX_SEEDS as usize + 1;
+
+impl SowTable {
+    /// Builds the table of a ring by sowing one seed at a time.
+    ///
+    /// # Panics
+    /// If the ring has no pits or more than [`MAX_PITS`].
+    #[must_use]
+    pub fn new(ring: Ring) -> SowTable {
+        assert!((1..=MAX_PITS).contains(&ring.pits));
+        let mut entries = Vec::with_capacity(ring.pits * COUNTS);
+        for origin in 0..ring.pits {
+            for count in 0..COUNTS {
+                entries.push(Self::sow_slowly(ring, origin, count));
+            }
+        }
+        SowTable { entries }
+    }
+
+    fn sow_slowly(ring: Ring, origin: usize, count: usize) -> Sowing {
+        let mut lanes = [0u32; 2 * MAX_PITS];
+        let mut store = 0u32;
+        let mut place = Place::Lane(origin);
+        for _ in 0..count {
+            place = ring.next(place);
+            if ring.skip_origin && place == Place::Lane(origin) {
+                place = ring.next(place);
+            }
+            match place {
+                Place::Lane(lane) => lanes[lane] += 1,
+                Place::Store => store += 1,
+            }
+        }
+        let add = lanes
+            .iter()
+            .enumerate()
+            .map(|(lane, &n)| u128::from(n) << (8 * lane))
+            .sum();
+        Sowing {
+            add,
+            store: u8::try_from(store).expect("at most MAX_SEEDS seeds"),
+            last: match place {
+                Place::Lane(lane) => lane as u8,
+                Place::Store => LAST_IN_STORE,
+            },
+        }
+    }
+
+    /// What sowing lane `origin` does when it holds `count` seeds.
+    #[inline]
+    #[must_use]
+    pub fn get(&self, origin: usize, count: u8) -> &Sowing {
+        &self.entries[origin * COUNTS + usize::from(count)]
+    }
+
+    /// Sows lane `origin` of `board`: the new board and the entry (store seeds, last place).
+    #[inline]
+    #[must_use]
+    pub fn sow(&self, board: Board, origin: usize) -> (Board, &Sowing) {
+        let sowing = self.get(origin, board.pit(origin));
+        (Board(board.cleared(origin).0 + sowing.add), sowing)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const OWARE: Ring = Ring {
+        pits: 6,
+        through_store: false,
+        skip_origin: true,
+    };
+    const KALAH: Ring = Ring {
+        pits: 6,
+        through_store: true,
+        skip_origin: false,
+    };
+
+    #[test]
+    fn oware_sowing_of_the_seed_document() {
+        // 002_*: own pits "311112", sowing the 3 gives "022212".
+        let table = SowTable::new(OWARE);
+        let board = Board::from_sides(&[3, 1, 1, 1, 1, 2], &[0; 6]);
+        let (after, sowing) = table.sow(board, 0);
+        assert_eq!(after.to_vec(6)[..6], [0, 2, 2, 2, 1, 2]);
+        assert_eq!(sowing.last, 3);
+    }
+
+    #[test]
+    fn oware_skips_the_origin_on_a_full_lap() {
+        let table = SowTable::new(OWARE);
+        let board = Board::from_sides(&[0, 12, 0, 0, 0, 0], &[0; 6]);
+        let (after, sowing) = table.sow(board, 1);
+        // 11 seeds go once round the other pits, the 12th to lane 2.
+        assert_eq!(after.to_vec(6), [1, 0, 2, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+        assert_eq!(sowing.last, 2);
+    }
+
+    #[test]
+    fn kalah_sows_into_own_store_and_refills_origin() {
+        let table = SowTable::new(KALAH);
+        let board = Board::from_sides(&[0, 0, 13, 0, 0, 0], &[0; 6]);
+        let (after, sowing) = table.sow(board, 2);
+        // 13 seeds: one in every pit and the store, the last back in the origin.
+        assert_eq!(after.to_vec(6), [1; 12]);
+        assert_eq!((sowing.store, sowing.last), (1, 2));
+        let board = Board::from_sides(&[4, 4, 4, 4, 4, 4], &[4; 6]);
+        let (_, sowing) = table.sow(board, 2);
+        assert_eq!((sowing.store, sowing.last), (1, LAST_IN_STORE));
+    }
+}

@@ -1,0 +1,176 @@
+//! A game with its options and board size: what the command line names and tables record.
+
+use std::fmt;
+
+use crate::board::{MAX_PITS, MAX_SEEDS};
+use crate::kalah::{Capture, Kalah, Sweep};
+use crate::oware::{Oware, OwareRules};
+use crate::position::Position;
+use crate::rules::{MoveSet, Outcome, Rules};
+
+/// A game and its rule options.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Game {
+    Kalah { capture: Capture, sweep: Sweep },
+    Oware { rules: OwareRules },
+}
+
+impl Game {
+    /// The game's name on the command line.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Game::Kalah { .. } => "kalah",
+            Game::Oware { .. } => "oware",
+        }
+    }
+
+    /// The rule options as `key=value` words.
+    #[must_use]
+    pub fn options(self) -> String {
+        match self {
+            Game::Kalah { capture, sweep } => {
+                format!("capture={} sweep={}", capture.name(), sweep.name())
+            }
+            Game::Oware { rules } => format!("rules={}", rules.name()),
+        }
+    }
+}
+
+impl Capture {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Capture::Empty => "empty",
+            Capture::Standard => "standard",
+        }
+    }
+}
+
+impl Sweep {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            Sweep::Owner => "owner",
+            Sweep::Emptied => "emptied",
+        }
+    }
+}
+
+impl OwareRules {
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            OwareRules::Abapa => "abapa",
+            OwareRules::Awari => "awari",
+        }
+    }
+}
+
+/// A game, its pits a side and its seeds a pit at the start.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Variant {
+    pub game: Game,
+    pub pits: usize,
+    pub seeds: u8,
+}
+
+/// Why a variant cannot be played.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum VariantError {
+    #[error("--pits {0} is out of range: a side has 1 to {MAX_PITS} pits")]
+    Pits(usize),
+    #[error(
+        "--seeds {seeds} with {pits} pits a side makes {total} seeds; the packed encoding holds at most {MAX_SEEDS}"
+    )]
+    Seeds { pits: usize, seeds: u32, total: u32 },
+}
+
+impl Variant {
+    /// Checks the sizes against the packed encoding.
+    ///
+    /// # Errors
+    /// If `pits` is not in `1..=8` or the start position holds more than 255 seeds.
+    pub fn new(game: Game, pits: usize, seeds: u32) -> Result<Variant, VariantError> {
+        if !(1..=MAX_PITS).contains(&pits) {
+            return Err(VariantError::Pits(pits));
+        }
+        let total = 2 * pits as u32 * seeds;
+        if total > MAX_SEEDS {
+            return Err(VariantError::Seeds { pits, seeds, total });
+        }
+        Ok(Variant {
+            game,
+            pits,
+            seeds: seeds as u8,
+        })
+    }
+
+    /// The start position.
+    #[must_use]
+    pub fn start(&self) -> Position {
+        Position::start(self.pits, self.seeds)
+    }
+
+    /// The rules, ready to play (Oware with the majority rule of play).
+    #[must_use]
+    pub fn engine(&self) -> Engine {
+        match self.game {
+            Game::Kalah { capture, sweep } => Engine::Kalah(Kalah::new(self.pits, capture, sweep)),
+            Game::Oware { rules } => Engine::Oware(Oware::new(self.pits, rules)),
+        }
+    }
+}
+
+impl fmt::Display for Variant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let title = match self.game {
+            Game::Kalah { .. } => "Kalah",
+            Game::Oware { .. } => "Oware",
+        };
+        write!(
+            f,
+            "{title}({},{}) {}",
+            self.pits,
+            self.seeds,
+            self.game.options()
+        )
+    }
+}
+
+/// The rules of any two-row game, for code that does not need to be generic.
+#[derive(Clone, Debug)]
+pub enum Engine {
+    Kalah(Kalah),
+    Oware(Oware),
+}
+
+impl Rules for Engine {
+    fn pits(&self) -> usize {
+        match self {
+            Engine::Kalah(r) => r.pits(),
+            Engine::Oware(r) => r.pits(),
+        }
+    }
+
+    fn legal_moves(&self, pos: &Position) -> MoveSet {
+        match self {
+            Engine::Kalah(r) => r.legal_moves(pos),
+            Engine::Oware(r) => r.legal_moves(pos),
+        }
+    }
+
+    fn play(&self, pos: &Position, lane: usize) -> Position {
+        match self {
+            Engine::Kalah(r) => r.play(pos, lane),
+            Engine::Oware(r) => r.play(pos, lane),
+        }
+    }
+
+    fn outcome(&self, pos: &Position) -> Option<Outcome> {
+        match self {
+            Engine::Kalah(r) => r.outcome(pos),
+            Engine::Oware(r) => r.outcome(pos),
+        }
+    }
+}
