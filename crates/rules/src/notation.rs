@@ -51,11 +51,12 @@ fn parse_side(text: &str, side: Side) -> Result<Vec<u64>, NotationError> {
         .collect()
 }
 
-/// Parses a position. With `pits`, the position must have that many pits a side.
+/// Parses a position; returns it with its pits a side. With `pits`, the position must have that
+/// many pits a side.
 ///
 /// # Errors
 /// A [`NotationError`] naming the first thing wrong.
-pub fn parse_position(text: &str, pits: Option<usize>) -> Result<Position, NotationError> {
+pub fn parse_position(text: &str, pits: Option<usize>) -> Result<(Position, usize), NotationError> {
     let mut words = text.split_whitespace();
     let board = words.next().ok_or(NotationError::Empty)?;
     let (south, north) = board
@@ -107,12 +108,13 @@ pub fn parse_position(text: &str, pits: Option<usize>) -> Result<Position, Notat
     }
     // Every count is at most the total, so each fits in a byte.
     let bytes = |v: &[u64]| v.iter().map(|&x| x as u8).collect::<Vec<u8>>();
-    Ok(Position::from_sides(
+    let position = Position::from_sides(
         &bytes(&south),
         &bytes(&north),
         [stores[0] as u8, stores[1] as u8],
         to_move,
-    ))
+    );
+    Ok((position, m))
 }
 
 /// Writes a position in full notation.
@@ -134,13 +136,14 @@ mod tests {
 
     #[test]
     fn round_trip_and_defaults() {
-        let p = parse_position("1,2,3/4,5,6 7-8 N", None).unwrap();
+        let (p, m) = parse_position("1,2,3/4,5,6 7-8 N", None).unwrap();
+        assert_eq!(m, 3);
         assert_eq!(format_position(&p, 3), "1,2,3/4,5,6 7-8 N");
         assert_eq!(p.board.to_vec(3), [4, 5, 6, 1, 2, 3]);
         assert_eq!(p.stores, [8, 7]);
-        let q = parse_position("4,4,4,4,4,4/4,4,4,4,4,4", Some(6)).unwrap();
+        let (q, _) = parse_position("4,4,4,4,4,4/4,4,4,4,4,4", Some(6)).unwrap();
         assert_eq!(q, Position::start(6, 4));
-        let r = parse_position("0,1/1,0 N", None).unwrap();
+        let (r, _) = parse_position("0,1/1,0 N", None).unwrap();
         assert_eq!((r.to_move, r.stores), (Side::North, [0, 0]));
     }
 

@@ -67,6 +67,46 @@ impl OwareRules {
     }
 }
 
+/// An option name that is not one of the game's.
+#[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("'{given}' is not a {what}: use {}", .choices.join(" or "))]
+pub struct OptionError {
+    pub given: String,
+    pub what: &'static str,
+    pub choices: Vec<&'static str>,
+}
+
+macro_rules! named_option {
+    ($t:ty, $what:literal, [$($v:expr),+]) => {
+        impl $t {
+            /// Every value, the default first.
+            pub const ALL: &'static [$t] = &[$($v),+];
+        }
+        impl std::str::FromStr for $t {
+            type Err = OptionError;
+            fn from_str(s: &str) -> Result<Self, OptionError> {
+                Self::ALL.iter().copied().find(|v| v.name() == s).ok_or_else(|| OptionError {
+                    given: s.to_string(),
+                    what: $what,
+                    choices: Self::ALL.iter().map(|v| v.name()).collect(),
+                })
+            }
+        }
+    };
+}
+
+named_option!(
+    Capture,
+    "kalah capture rule",
+    [Capture::Empty, Capture::Standard]
+);
+named_option!(Sweep, "kalah sweep rule", [Sweep::Owner, Sweep::Emptied]);
+named_option!(
+    OwareRules,
+    "oware rule set",
+    [OwareRules::Abapa, OwareRules::Awari]
+);
+
 /// A game, its pits a side and its seeds a pit at the start.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Variant {

@@ -1,0 +1,32 @@
+//! The command line's one error type: a message for the user, printed once by `main`.
+
+use std::fmt;
+
+/// An error to print as `granary: error: <message>` with exit code 2.
+#[derive(Debug)]
+pub struct CliError(pub String);
+
+impl fmt::Display for CliError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+macro_rules! from_display {
+    ($($t:ty),*) => {$(
+        impl From<$t> for CliError {
+            fn from(err: $t) -> Self {
+                CliError(err.to_string())
+            }
+        }
+    )*};
+}
+
+from_display!(
+    granary_rules::VariantError,
+    granary_rules::notation::NotationError,
+    std::io::Error,
+    serde_json::Error
+);
+
+pub type CliResult = Result<(), CliError>;
