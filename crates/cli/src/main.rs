@@ -15,8 +15,32 @@ use clap::Parser;
 
 use crate::args::{Cli, Command};
 
+/// A usage error of clap's, folded into one line.
+fn usage_error(err: &clap::Error) -> String {
+    let text = err.render().to_string();
+    text.lines()
+        .map(str::trim)
+        .filter(|l| {
+            !l.is_empty() && !l.starts_with("For more information") && !l.starts_with("Usage:")
+        })
+        .map(|l| l.trim_start_matches("error: "))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(err) if !err.use_stderr() => {
+            // --help and --version
+            let _ = err.print();
+            return ExitCode::SUCCESS;
+        }
+        Err(err) => {
+            eprintln!("granary: error: {}", usage_error(&err));
+            return ExitCode::from(2);
+        }
+    };
     let result = match cli.command {
         Command::Variants(args) => variants::run(&args),
         Command::Show(args) => show::run(&args),

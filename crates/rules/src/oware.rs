@@ -85,6 +85,9 @@ impl Rules for Oware {
                 candidates.filter(|lane| lane + usize::from(pos.board.pit(lane)) >= m)
             }
             OwareRules::Abapa => candidates,
+            // Sowing only adds to the opponent's row, and a capture takes pits of 2 or 3: an
+            // opponent holding more than 3m seeds cannot be left without any.
+            OwareRules::Awari if pos.board.opponent_seeds(m) > 3 * m as u32 => candidates,
             OwareRules::Awari => {
                 // After the move the opponent is the mover of the new position.
                 let feeding =
