@@ -1,0 +1,265 @@
+//! Perfect combinatorial index of the layouts of `n` seeds on `2m` pits, seen from the mover.
+//!
+//! A table layer holds one entry per layout of `n` seeds on the board, dense from `0` to
+//! `size - 1`. Stores are not part of the layout (they do not change a position's value).
+//!
+//! # Order
+//!
+//! The index ranks the sequence `s = (s_0, ..., s_{2m-1})` of the board **seen from the opponent**:
+//! `s_0..s_{m-1}` are the opponent's pits in sowing order, `s_m..s_{2m-1}` the mover's
+//! (`s = board.flipped(m)` lane by lane, see `granary_rules::board`). Sequences are numbered in
+//! lexicographic order, smallest `s_0` first:
+//!
+//! ```text
+//!   n = 2, m = 1 (lanes: opponent, mover)      rank   s_0 s_1
+//!                                               0      0   2
+//!                                               1      1   1
+//!                                               2      2   0
+//! ```
+//!
+//! With `A(k, r)` = the number of ways to put `r` seeds in `k` pits = `C(r + k - 1, k - 1)`
+//! (`A(0, 0) = 1`, `A(k, r < 0) = 0`), the rank is the number of sequences before `s`:
+//!
+//! ```text
+//!   rank(s) = sum over p < 2m-1 of  sum over v < s_p of  A(2m-1-p, r_p - v)
+//!           = sum over p         of  A(2m-p, r_p) - A(2m-p, r_p - s_p)     (hockey stick)
+//! ```
+//!
+//! where `r_p = n - s_0 - ... - s_{p-1}` is the number of seeds not yet placed. The second line is
+//! what [`LayerIndex::rank`] computes: two lookups in the table of `A` per pit.
+//!
+//! # Romein & Bal's reduction (Oware)
+//!
+//! After any Oware move the origin pit is empty, so in every reachable position the opponent's row
+//! has an empty pit (except the start). With `reduced`, sequences whose first `m` entries are all
+//! non-zero are left out and the rest keep their order. Counting completions then depends on
+//! whether a zero has been seen among the opponent's pits: with `j` opponent pits still to come
+//! and `J` pits in all after pit `p`, the completions that still contain a zero number
+//! `A(J, r) - A(J, r - j)` (take one seed from each of the `j` pits to count those without). The
+//! layer then holds `A(2m, n) - A(2m, n - m)` layouts, which for `m = 6` is
+//! `C(n+11, 11) - C(n+5, 11)` (Romein & Bal).
+//!
+//! The order and therefore every table file depend on this scheme: it is stable.
+
+use granary_rules::Board;
+use granary_rules::board::MAX_PITS;
+
+/// Why a layer cannot be indexed.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("a side has 1 to {MAX_PITS} pits, not {0}")]
+    Pits(usize),
+    #[error("layer of {0} seeds: a table layer holds at most {MAX_LAYER_SEEDS} seeds")]
+    Seeds(u32),
+}
+
+/// The most seeds a layer may hold: pits of up to 127 seeds let the builder compare lanes with
+/// SWAR arithmetic, and every layer of that size has fewer than 2^64 layouts.
+pub const MAX_LAYER_SEEDS: u32 = 64;
+
+/// The index of one layer: `seeds` seeds on `2 * pits` pits.
+#[derive(Clone, Debug)]
+pub struct LayerIndex {
+    pits: usize,
+    seeds: u32,
+    reduced: bool,
+    /// `ways[k][r]` = A(k, r) for k in 0..=2m+1, r in 0..=seeds.
+    ways: Vec<Vec<u64>>,
+    size: u64,
+}
+
+impl LayerIndex {
+    /// The index of the layer of `seeds` seeds on `2 * pits` pits; `reduced` leaves out the
+    /// layouts whose opponent row has no empty pit.
+    ///
+    /// # Errors
+    /// If `pits` is not in `1..=8` or `seeds` exceeds [`MAX_LAYER_SEEDS`].
+    pub fn new(pits: usize, seeds: u32, reduced: bool) -> Result<LayerIndex, IndexError> {
+        if !(1..=MAX_PITS).contains(&pits) {
+            return Err(IndexError::Pits(pits));
+        }
+        if seeds > MAX_LAYER_SEEDS {
+            return Err(IndexError::Seeds(seeds));
+        }
+        let n = seeds as usize;
+        let mut ways = vec![vec![0u64; n + 1]; 2 * pits + 2];
+        ways[0][0] = 1;
+        for k in 1..ways.len() {
+            let mut running = 0u64;
+            for r in 0..=n {
+                // A(k, r) = sum over t <= r of A(k-1, t): the last pit takes r - t seeds.
+                running += ways[k - 1][r];
+                ways[k][r] = running;
+            }
+        }
+        let mut index = LayerIndex {
+            pits,
+            seeds,
+            reduced,
+            ways,
+            size: 0,
+        };
+        let m = pits as i64;
+        let all = index.a(2 * pits, i64::from(seeds));
+        index.size = if reduced {
+            all - index.a(2 * pits, i64::from(seeds) - m)
+        } else {
+            all
+        };
+        Ok(index)
+    }
+
+    /// A(k, r), zero for negative `r`.
+    #[inline]
+    fn a(&self, k: usize, r: i64) -> u64 {
+        if r < 0 { 0 } else { self.ways[k][r as usize] }
+    }
+
+    /// Layouts in the layer.
+    #[must_use]
+    pub fn size(&self) -> u64 {
+        self.size
+    }
+
+    #[must_use]
+    pub fn pits(&self) -> usize {
+        self.pits
+    }
+
+    #[must_use]
+    pub fn seeds(&self) -> u32 {
+        self.seeds
+    }
+
+    #[must_use]
+    pub fn reduced(&self) -> bool {
+        self.reduced
+    }
+
+    /// Whether the layout is in this layer: `seeds` seeds, and with `reduced` an empty pit in the
+    /// opponent's row.
+    #[must_use]
+    pub fn contains(&self, board: Board) -> bool {
+        let m = self.pits;
+        if board.0 >> (16 * m) != 0 || board.seeds(m) != self.seeds {
+            return false;
+        }
+        !self.reduced || granary_rules::board::nonzero_bytes(board.opponent_lanes(m)).count_ones() < m as u32
+    }
+
+    /// The number of completions of `pits_after` pits holding `r` seeds, of which `opp_after` are
+    /// opponent pits, that keep the layout valid given whether a zero was seen.
+    #[inline]
+    fn completions(&self, pits_after: usize, opp_after: usize, r: i64, zero_seen: bool) -> u64 {
+        let all = self.a(pits_after, r);
+        if zero_seen {
+            all
+        } else {
+            all - self.a(pits_after, r - opp_after as i64)
+        }
+    }
+
+    /// The rank of a layout of this layer; see the module documentation.
+    ///
+    /// # Panics
+    /// In debug builds, if the layout is not in the layer ([`LayerIndex::contains`]).
+    #[must_use]
+    pub fn rank(&self, board: Board) -> u64 {
+        debug_assert!(self.contains(board), "{board:?} not in layer {}", self.seeds);
+        let m = self.pits;
+        let s = board.flipped(m);
+        let mut r = i64::from(self.seeds);
+        let mut rank = 0u64;
+        let mut zero_seen = !self.reduced;
+        for p in 0..2 * m - 1 {
+            let b = i64::from(s.pit(p));
+            let after = 2 * m - 1 - p;
+            if zero_seen {
+                rank += self.a(after + 1, r) - self.a(after + 1, r - b);
+            } else {
+                // Opponent pit p, no zero yet: v = 0 sets the flag, v > 0 keeps it clear.
+                let opp_after = m - 1 - p;
+                if b > 0 {
+                    rank += self.a(after, r);
+                    rank += self.a(after + 1, r - 1) - self.a(after + 1, r - b);
+                    let j = opp_after as i64;
+                    rank -= self.a(after + 1, r - 1 - j) - self.a(after + 1, r - b - j);
+                } else {
+                    zero_seen = true;
+                }
+            }
+            if p + 1 == m {
+                zero_seen = true; // past the opponent's row; a valid layout has had its zero
+            }
+            r -= b;
+        }
+        rank
+    }
+
+    /// The layout of rank `index`.
+    ///
+    /// # Panics
+    /// If `index >= size()`.
+    #[must_use]
+    pub fn unrank(&self, mut index: u64) -> Board {
+        assert!(index < self.size, "index {index} >= layer size {}", self.size);
+        let m = self.pits;
+        let mut lanes = [0u8; 2 * MAX_PITS];
+        let mut r = i64::from(self.seeds);
+        let mut zero_seen = !self.reduced;
+        for (p, lane) in lanes.iter_mut().enumerate().take(2 * m - 1) {
+            let after = 2 * m - 1 - p;
+            let opp_after = m.saturating_sub(p + 1);
+            let mut v = 0i64;
+            loop {
+                let flag = zero_seen || (p < m && v == 0);
+                let count = self.completions(after, if p < m { opp_after } else { 0 }, r - v, flag);
+                if index < count {
+                    break;
+                }
+                index -= count;
+                v += 1;
+            }
+            *lane = v as u8;
+            if p < m && v == 0 {
+                zero_seen = true;
+            }
+            r -= v;
+        }
+        lanes[2 * m - 1] = r as u8;
+        Board::from_sides(&lanes[..m], &lanes[m..2 * m]).flipped(m)
+    }
+
+    /// The layouts of ranks `first, first + 1, ...` in order, stepping from one to the next
+    /// without unranking each.
+    pub fn iter_from(&self, first: u64) -> impl Iterator<Item = Board> + '_ {
+        let m = self.pits;
+        let mut next = (first < self.size).then(|| self.unrank(first).flipped(m).to_vec(m));
+        std::iter::from_fn(move || {
+            let current = next.take()?;
+            let board = Board::from_sides(&current[..m], &current[m..]).flipped(m);
+            next = self.successor(current);
+            Some(board)
+        })
+    }
+
+    /// The next valid sequence in lexicographic order, if any.
+    fn successor(&self, mut s: Vec<u8>) -> Option<Vec<u8>> {
+        let m = self.pits;
+        loop {
+            // The last non-zero entry before the end gives one seed to the entry before it.
+            let last = s.len() - 1;
+            let q = (0..=last).rev().find(|&q| s[q] > 0)?;
+            if q == 0 {
+                return None;
+            }
+            let tail = s[q] - 1;
+            s[q - 1] += 1;
+            s[q..].iter_mut().for_each(|x| *x = 0);
+            s[last] = tail;
+            if !self.reduced || s[..m].contains(&0) {
+                return Some(s);
+            }
+        }
+    }
+}
