@@ -144,7 +144,8 @@ impl LayerIndex {
         if board.0 >> (16 * m) != 0 || board.seeds(m) != self.seeds {
             return false;
         }
-        !self.reduced || granary_rules::board::nonzero_bytes(board.opponent_lanes(m)).count_ones() < m as u32
+        !self.reduced
+            || granary_rules::board::nonzero_bytes(board.opponent_lanes(m)).count_ones() < m as u32
     }
 
     /// The number of completions of `pits_after` pits holding `r` seeds, of which `opp_after` are
@@ -165,7 +166,11 @@ impl LayerIndex {
     /// In debug builds, if the layout is not in the layer ([`LayerIndex::contains`]).
     #[must_use]
     pub fn rank(&self, board: Board) -> u64 {
-        debug_assert!(self.contains(board), "{board:?} not in layer {}", self.seeds);
+        debug_assert!(
+            self.contains(board),
+            "{board:?} not in layer {}",
+            self.seeds
+        );
         let m = self.pits;
         let s = board.flipped(m);
         let mut r = i64::from(self.seeds);
@@ -202,7 +207,11 @@ impl LayerIndex {
     /// If `index >= size()`.
     #[must_use]
     pub fn unrank(&self, mut index: u64) -> Board {
-        assert!(index < self.size, "index {index} >= layer size {}", self.size);
+        assert!(
+            index < self.size,
+            "index {index} >= layer size {}",
+            self.size
+        );
         let m = self.pits;
         let mut lanes = [0u8; 2 * MAX_PITS];
         let mut r = i64::from(self.seeds);

@@ -29,11 +29,19 @@ fn layouts(lanes: usize, seeds: u8) -> Vec<Vec<u8>> {
 fn oware_layer_sizes_are_romein_and_bal_s() {
     for n in 0..=40u64 {
         let index = LayerIndex::new(6, n as u32, true).unwrap();
-        assert_eq!(index.size(), binomial(n + 11, 11) - binomial(n + 5, 11), "layer {n}");
+        assert_eq!(
+            index.size(),
+            binomial(n + 11, 11) - binomial(n + 5, 11),
+            "layer {n}"
+        );
     }
     // Layers 0..=24 hold 1.17e9 positions, the figure of the tables issue.
-    let total: u64 = (0..=24).map(|n| LayerIndex::new(6, n, true).unwrap().size()).sum();
-    let formula: u64 = (0..=24).map(|n| binomial(n + 11, 11) - binomial(n + 5, 11)).sum();
+    let total: u64 = (0..=24)
+        .map(|n| LayerIndex::new(6, n, true).unwrap().size())
+        .sum();
+    let formula: u64 = (0..=24)
+        .map(|n| binomial(n + 11, 11) - binomial(n + 5, 11))
+        .sum();
     assert_eq!(total, formula);
     assert_eq!((total + 5_000_000) / 10_000_000, 117);
 }
@@ -43,7 +51,11 @@ fn full_layer_sizes_are_compositions() {
     for m in 1..=8u64 {
         for n in 0..=20u64 {
             let index = LayerIndex::new(m as usize, n as u32, false).unwrap();
-            assert_eq!(index.size(), binomial(n + 2 * m - 1, 2 * m - 1), "m {m} n {n}");
+            assert_eq!(
+                index.size(),
+                binomial(n + 2 * m - 1, 2 * m - 1),
+                "m {m} n {n}"
+            );
         }
     }
 }
@@ -60,7 +72,11 @@ fn rank_is_the_position_in_plain_enumeration() {
                     .filter(|s| !reduced || s[..m].contains(&0))
                     .map(|s| Board::from_sides(&s[m..], &s[..m]))
                     .collect();
-                assert_eq!(expected.len() as u64, index.size(), "m {m} n {n} reduced {reduced}");
+                assert_eq!(
+                    expected.len() as u64,
+                    index.size(),
+                    "m {m} n {n} reduced {reduced}"
+                );
                 for (i, &board) in expected.iter().enumerate() {
                     assert!(index.contains(board));
                     assert_eq!(index.rank(board), i as u64, "m {m} n {n} {board:?}");

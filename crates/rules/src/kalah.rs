@@ -129,4 +129,8 @@ impl Rules for Kalah {
             stores,
         })
     }
+
+    fn sow_table(&self) -> &SowTable {
+        &self.sowing
+    }
 }

@@ -144,4 +144,8 @@ impl Rules for Oware {
             stores: pos.swept_to_owners(self.pits),
         })
     }
+
+    fn sow_table(&self) -> &SowTable {
+        &self.sowing
+    }
 }

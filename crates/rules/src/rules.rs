@@ -1,6 +1,7 @@
 //! What every game's rules provide to search, tables, perft and the command line.
 
 use crate::position::Position;
+use crate::sowing::SowTable;
 
 /// A set of moves, bit `i` for the mover's lane `i` (pit `i + 1`).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
@@ -80,4 +81,7 @@ pub trait Rules: Sync {
 
     /// `Some` when the game is over, with the final stores.
     fn outcome(&self, pos: &Position) -> Option<Outcome>;
+
+    /// The game's sowing table, for code that undoes moves (table building).
+    fn sow_table(&self) -> &SowTable;
 }

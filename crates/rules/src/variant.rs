@@ -213,4 +213,11 @@ impl Rules for Engine {
             Engine::Oware(r) => r.outcome(pos),
         }
     }
+
+    fn sow_table(&self) -> &crate::sowing::SowTable {
+        match self {
+            Engine::Kalah(r) => r.sow_table(),
+            Engine::Oware(r) => r.sow_table(),
+        }
+    }
 }

@@ -1,0 +1,312 @@
+//! Building layers: the init pass, the phases, and writing the files.
+
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+use granary_index::LayerIndex;
+use granary_rules::{Board, Engine, Position, Rules, Side};
+use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet};
+use indicatif::{ProgressBar, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::PIECE;
+use crate::unmove::for_each_parent;
+
+/// Why a build stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("--threads: {0}")]
+    Threads(String),
+}
+
+/// How to build.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildOptions {
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
+    /// No progress bars.
+    pub quiet: bool,
+}
+
+/// What building (or finding) one layer did.
+#[derive(Clone, Debug)]
+pub struct LayerReport {
+    pub seeds: u32,
+    pub positions: u64,
+    /// `None` if the layer was already built.
+    pub seconds: Option<f64>,
+    pub path: PathBuf,
+}
+
+// The per-position work byte: in-layer moves not yet known to lead to a positive position, a
+// pending flag (resolved, not yet propagated) and the resolved flag.
+const COUNT: u8 = 0x0f;
+const PENDING: u8 = 0x40;
+const RESOLVED: u8 = 0x80;
+/// The best-exit byte of a position with no move leaving the layer.
+const NO_EXIT: i8 = i8::MIN;
+/// Resolved positions a thread keeps on its own stack before leaving them for a later scan.
+const STACK_CAP: usize = 1 << 20;
+
+/// The finished lower layers, checked and mapped.
+struct Lower<'a> {
+    layers: Vec<&'a Layer>,
+}
+
+impl Lower<'_> {
+    #[inline]
+    fn value(&self, board: Board, seeds: u32) -> i32 {
+        let layer = self.layers[seeds as usize];
+        i32::from(layer.value(layer.index().rank(board)))
+    }
+}
+
+/// Builds the missing layers `0..=max_seeds` of `kind` under `root`, lowest first. Layers already
+/// built are opened and checked (header, length, checksum) and kept.
+///
+/// # Errors
+/// A table error naming the file, or a bad thread count.
+pub fn build_layers(
+    root: &std::path::Path,
+    kind: TableKind,
+    max_seeds: u32,
+    options: BuildOptions,
+    mut report: impl FnMut(&LayerReport),
+) -> Result<Vec<LayerReport>, BuildError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = options.threads {
+        if threads == 0 {
+            return Err(BuildError::Threads("must be at least 1".into()));
+        }
+        builder = builder.num_threads(threads);
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| BuildError::Threads(e.to_string()))?;
+    let set = TableSet::new(root, kind);
+    let mut reports = Vec::new();
+    for seeds in 0..=max_seeds {
+        let path = set.layer_path(seeds);
+        let r = if path.is_file() {
+            let layer = set.layer(seeds)?;
+            LayerReport {
+                seeds,
+                positions: layer.index().size(),
+                seconds: None,
+                path,
+            }
+        } else {
+            pool.install(|| build_layer(&set, seeds, options.quiet))?
+        };
+        report(&r);
+        reports.push(r);
+    }
+    Ok(reports)
+}
+
+/// Builds layer `seeds` of `set` (whose lower layers must be built) and writes its file.
+///
+/// # Errors
+/// If a lower layer is missing or bad, or the file cannot be written.
+pub fn build_layer(set: &TableSet, seeds: u32, quiet: bool) -> Result<LayerReport, BuildError> {
+    let kind = set.kind();
+    let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
+    let lower = Lower {
+        layers: (0..seeds).map(|n| set.layer(n)).collect::<Result<_, _>>()?,
+    };
+    let path = set.layer_path(seeds);
+    let started = Instant::now();
+    let mut writer = LayerWriter::create(&path, kind, seeds, index.size())?;
+    let bar = progress_bar(quiet, &kind, seeds, index.size());
+    match kind.engine() {
+        Engine::Kalah(rules) => solve_layer(&rules, &index, &lower, writer.entries(), &bar),
+        Engine::Oware(rules) => solve_layer(&rules, &index, &lower, writer.entries(), &bar),
+    }
+    bar.finish_and_clear();
+    let path = writer.finish()?;
+    Ok(LayerReport {
+        seeds,
+        positions: index.size(),
+        seconds: Some(started.elapsed().as_secs_f64()),
+        path,
+    })
+}
+
+fn progress_bar(quiet: bool, kind: &TableKind, seeds: u32, size: u64) -> ProgressBar {
+    if quiet {
+        return ProgressBar::hidden();
+    }
+    let bar = ProgressBar::new(size);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{prefix} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta} {msg}",
+        )
+        .expect("valid template")
+        .progress_chars("=> "),
+    );
+    bar.set_prefix(format!("{} layer {seeds:>2}", kind.name()));
+    bar
+}
+
+/// The work pieces of a layer: `(first, end)` ranks.
+fn pieces(size: u64) -> impl ParallelIterator<Item = (u64, u64)> {
+    (0..size.div_ceil(PIECE))
+        .into_par_iter()
+        .map(move |p| (p * PIECE, ((p + 1) * PIECE).min(size)))
+}
+
+/// Fills `values` with the layer's values.
+fn solve_layer<R: Rules>(
+    rules: &R,
+    index: &LayerIndex,
+    lower: &Lower<'_>,
+    values: &[AtomicI8],
+    bar: &ProgressBar,
+) {
+    let size = index.size();
+    let work: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
+    let layer = LayerState {
+        rules,
+        index,
+        values,
+        work: &work,
+        pending: AtomicBool::new(false),
+    };
+
+    pieces(size).for_each(|(first, end)| {
+        for (i, board) in (first..end).zip(index.iter_from(first)) {
+            let (count, best_exit) = layer.init(board, lower);
+            work[i as usize].store(count, Relaxed);
+            values[i as usize].store(best_exit, Relaxed);
+        }
+        bar.inc(end - first);
+    });
+
+    let n = index.seeds() as i8;
+    for t in (1..=n).rev() {
+        bar.set_message(format!("phase {t}"));
+        pieces(size).for_each(|(first, end)| {
+            let mut stack = Vec::new();
+            for i in first..end {
+                let w = work[i as usize].load(Relaxed);
+                if w & RESOLVED != 0 {
+                    continue;
+                }
+                let exit = values[i as usize].load(Relaxed);
+                if exit == t || (w & COUNT == 0 && exit == -t) {
+                    layer.resolve(i, exit, &mut stack);
+                    layer.propagate(&mut stack, t);
+                }
+            }
+        });
+        while layer.pending.swap(false, Relaxed) {
+            pieces(size).for_each(|(first, end)| {
+                let mut stack = Vec::new();
+                for i in first..end {
+                    if work[i as usize].load(Relaxed) & PENDING != 0 {
+                        work[i as usize].fetch_and(!PENDING, Relaxed);
+                        stack.push((i, values[i as usize].load(Relaxed)));
+                        layer.propagate(&mut stack, t);
+                    }
+                }
+            });
+        }
+    }
+    // Unresolved: endless play, worth 0.
+    pieces(size).for_each(|(first, end)| {
+        for i in first..end {
+            if work[i as usize].load(Relaxed) & RESOLVED == 0 {
+                values[i as usize].store(0, Relaxed);
+            }
+        }
+    });
+}
+
+/// A layer being solved: its rules, index, values (best exits until resolved) and work bytes.
+struct LayerState<'a, R> {
+    rules: &'a R,
+    index: &'a LayerIndex,
+    values: &'a [AtomicI8],
+    work: &'a [AtomicU8],
+    pending: AtomicBool,
+}
+
+impl<R: Rules> LayerState<'_, R> {
+    /// In-layer move count and best exit of a position (for a finished game: 0 and its value).
+    fn init(&self, board: Board, lower: &Lower<'_>) -> (u8, i8) {
+        let rules = self.rules;
+        let m = rules.pits();
+        let n = self.index.seeds();
+        let pos = Position {
+            board,
+            stores: [0, 0],
+            to_move: Side::South,
+        };
+        let moves = rules.legal_moves(&pos);
+        if moves.is_empty() {
+            let outcome = rules
+                .outcome(&pos)
+                .expect("no legal move means the game is over");
+            let value = outcome.stores[0] as i32 - outcome.stores[1] as i32;
+            return (0, value as i8);
+        }
+        let mut count = 0u8;
+        let mut best = i32::from(NO_EXIT);
+        for lane in moves.iter() {
+            let child = rules.play(&pos, lane);
+            let seeds = child.board.seeds(m);
+            let value = if child.to_move == Side::South {
+                // Another move: the same player goes on in a lower layer.
+                i32::from(child.stores[0]) + lower.value(child.board, seeds)
+            } else if seeds == n {
+                count += 1;
+                continue;
+            } else {
+                i32::from(child.stores[1]) - lower.value(child.board, seeds)
+            };
+            best = best.max(value);
+        }
+        (count, best as i8)
+    }
+
+    /// Marks position `i` resolved with `value` unless it already is, and queues it.
+    #[inline]
+    fn resolve(&self, i: u64, value: i8, stack: &mut Vec<(u64, i8)>) {
+        if self.work[i as usize].fetch_or(RESOLVED, Relaxed) & RESOLVED != 0 {
+            return;
+        }
+        self.values[i as usize].store(value, Relaxed);
+        if stack.len() < STACK_CAP {
+            stack.push((i, value));
+        } else {
+            self.work[i as usize].fetch_or(PENDING, Relaxed);
+            self.pending.store(true, Relaxed);
+        }
+    }
+
+    /// Informs the parents of every queued position (resolved as `+t` or `-t`) in phase `t`.
+    fn propagate(&self, stack: &mut Vec<(u64, i8)>, t: i8) {
+        while let Some((i, value)) = stack.pop() {
+            let child = self.index.unrank(i);
+            for_each_parent(self.rules, self.index, child, |parent, _| {
+                let q = self.index.rank(parent);
+                let w = &self.work[q as usize];
+                if w.load(Relaxed) & RESOLVED != 0 {
+                    return;
+                }
+                if value == -t {
+                    self.resolve(q, t, stack);
+                } else {
+                    let before = w.fetch_sub(1, Relaxed);
+                    let exit = self.values[q as usize].load(Relaxed);
+                    if before & (COUNT | RESOLVED) == 1 && exit <= -t {
+                        self.resolve(q, -t, stack);
+                    }
+                }
+            });
+        }
+    }
+}

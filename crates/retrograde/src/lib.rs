@@ -1,0 +1,43 @@
+//! Parallel retrograde analysis of one layer (all positions with `n` seeds on the board).
+//!
+//! # Values
+//! An entry is the best net score of the seeds still on the board for the player to move, in
+//! `-n..=n` (seeds the mover will still take minus seeds the opponent will still take). A move's
+//! value is what it gains now plus the value of the position it leads to, negated when the other
+//! player moves next. Endless play is worth 0.
+//!
+//! # Algorithm
+//! A move either stays in the layer (nothing reaches a store; the other player moves next) or
+//! leaves it (a capture, a seed in the Kalah store), leading into a finished lower layer, read
+//! from its memory-mapped file. Positions within a layer can repeat (Oware), so values are found
+//! by retrograde analysis, in order of magnitude:
+//!
+//! 1. **Init** (one forward pass): for each position, `count` = its moves that stay in the layer,
+//!    and `best exit` = the best value among its moves that leave the layer (or, for a finished
+//!    game, its final value with `count = 0`).
+//! 2. **Phases** `t = n, n-1, ..., 1`. Invariant: at the start of phase `t` every position whose
+//!    value has magnitude above `t` is resolved. An unresolved position is worth
+//!    - `+t` if its best exit is `t`, or a move leads to a position resolved as `-t`;
+//!    - `-t` if every move leads to a position resolved positive (its `count` has dropped to 0)
+//!      and its best exit is at most `-t`.
+//!    A scan of the layer finds the positions resolved by their exits; each resolved position
+//!    then informs its parents through **un-moves** (the moves undone, see [`unmove`]): a parent of
+//!    a `-t` becomes `+t`, a parent of a `+t` has its counter decremented, and becomes `-t` when
+//!    the counter reaches 0 and its exits allow. Every position propagates at most once, so the
+//!    work is proportional to the layer's moves, not to the number of values times sweeps.
+//! 3. What is still unresolved can force neither side above 0: it is worth 0 (endless play).
+//!
+//! The value assigned in phase `t` does not depend on the order in which threads find it, so the
+//! files are byte-identical for any thread count.
+//!
+//! # Parallelism
+//! The index range is cut into work pieces of [`PIECE`] positions that rayon's threads claim.
+//! Counters and resolved flags are atomics; values are written once, by the thread that resolves.
+
+pub mod build;
+pub mod unmove;
+
+pub use build::{BuildError, BuildOptions, LayerReport, build_layer, build_layers};
+
+/// Positions a work piece.
+pub const PIECE: u64 = 1 << 15;

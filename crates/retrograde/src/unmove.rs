@@ -1,0 +1,67 @@
+//! Un-moves: the positions of a layer from which one move, staying in the layer, leads to a given
+//! position.
+//!
+//! Seen from the player who moved (`x` = the child turned round), a move that stays in the layer
+//! sowed `k` seeds from an origin lane `i`, which is now empty, and added the sowing table's
+//! `add(i, k)` to the board. So every parent is `x - add(i, k) + k at lane i` for an empty lane `i`
+//! and a `k` whose increments `x` can pay for, with no seed sown into a store. `add(i, k)` grows
+//! lane by lane with `k`, so `k` stops at the first count `x` cannot pay. Each candidate is then
+//! confirmed by playing the move forward (legality, no capture, same child), so the rules live in
+//! one place: the forward move generator.
+
+use granary_index::LayerIndex;
+use granary_rules::{Board, Position, Rules, Side};
+
+/// Whether every lane of `x` is at least the lane of `y`, for lanes below 128.
+#[inline]
+fn covers(x: u128, y: u128, high: u128) -> bool {
+    ((x | high) - y) & high == high
+}
+
+/// The high bit of each of the `2m` lanes.
+#[must_use]
+pub fn high_bits(m: usize) -> u128 {
+    granary_rules::board::ones(2 * m) << 7
+}
+
+/// Calls `parent(board, origin lane)` for every position of `index`'s layer with a legal move
+/// that stays in the layer and leads to `child` (the board seen from the player to move next).
+pub fn for_each_parent<R: Rules>(
+    rules: &R,
+    index: &LayerIndex,
+    child: Board,
+    mut parent: impl FnMut(Board, usize),
+) {
+    let m = rules.pits();
+    let table = rules.sow_table();
+    let x = child.flipped(m);
+    let high = high_bits(m);
+    let seeds = index.seeds();
+    for origin in 0..m {
+        if x.pit(origin) != 0 {
+            continue;
+        }
+        for k in 1..=seeds.min(255) as u8 {
+            let sowing = table.get(origin, k);
+            if sowing.store != 0 || !covers(x.0, sowing.add, high) {
+                break;
+            }
+            let board = Board(x.0 - sowing.add + (u128::from(k) << (8 * origin)));
+            if !index.contains(board) {
+                continue;
+            }
+            let pos = Position {
+                board,
+                stores: [0, 0],
+                to_move: Side::South,
+            };
+            if !rules.legal_moves(&pos).contains(origin) {
+                continue;
+            }
+            let after = rules.play(&pos, origin);
+            if after.to_move != Side::South && after.board == child {
+                parent(board, origin);
+            }
+        }
+    }
+}

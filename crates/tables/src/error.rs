@@ -1,0 +1,56 @@
+//! Everything that can be wrong with a table file. Each message names the file.
+
+use std::path::PathBuf;
+
+/// A table that cannot be used, and why.
+#[derive(Debug, thiserror::Error)]
+pub enum TableError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: table not built (run `granary build`)", path.display())]
+    Missing { path: PathBuf },
+    #[error("{}: not a granary table (bad magic)", path.display())]
+    NotATable { path: PathBuf },
+    #[error("{}: table format version {found}, this granary reads version {expected}", path.display())]
+    Version {
+        path: PathBuf,
+        found: u16,
+        expected: u16,
+    },
+    #[error("{}: header checksum mismatch (corrupt header)", path.display())]
+    HeaderChecksum { path: PathBuf },
+    #[error("{}: table is for {found} but {expected} was asked for", path.display())]
+    Mismatch {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
+    #[error("{}: file is {found} bytes, the header says {expected}", path.display())]
+    Length {
+        path: PathBuf,
+        expected: u64,
+        found: u64,
+    },
+    #[error("{}: data checksum mismatch (corrupt data)", path.display())]
+    DataChecksum { path: PathBuf },
+    #[error("{}: entry {index} holds {value}, outside -{seeds}..={seeds}", path.display())]
+    Value {
+        path: PathBuf,
+        index: u64,
+        value: i8,
+        seeds: u32,
+    },
+    #[error("{0}")]
+    Index(#[from] granary_index::IndexError),
+}
+
+impl TableError {
+    pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> TableError {
+        let path = path.into();
+        move |source| TableError::Io { path, source }
+    }
+}

@@ -1,0 +1,141 @@
+//! A layer file opened for reading: header checked against what the caller asked for, length
+//! checked, then memory-mapped and its data checksum verified, all before the first lookup.
+
+use std::fs::File;
+use std::path::{Path, PathBuf};
+
+use granary_index::LayerIndex;
+use memmap2::Mmap;
+use zerocopy::FromBytes;
+
+use crate::error::TableError;
+use crate::format::{FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind};
+
+/// A checked, memory-mapped layer.
+#[derive(Debug)]
+pub struct Layer {
+    path: PathBuf,
+    header: Header,
+    index: LayerIndex,
+    map: Mmap,
+}
+
+/// Reads and checks the header of a table file on its own: magic, version, header checksum.
+///
+/// # Errors
+/// A [`TableError`] naming the file and what is wrong.
+pub fn read_header(path: &Path) -> Result<(Header, u64), TableError> {
+    use std::io::Read;
+    let mut file = File::open(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => TableError::Missing { path: path.into() },
+        _ => TableError::Io {
+            path: path.into(),
+            source: e,
+        },
+    })?;
+    let length = file.metadata().map_err(TableError::io(path))?.len();
+    let mut bytes = [0u8; HEADER_LEN];
+    if length < HEADER_LEN as u64 {
+        return Err(TableError::Length {
+            path: path.into(),
+            expected: HEADER_LEN as u64,
+            found: length,
+        });
+    }
+    file.read_exact(&mut bytes).map_err(TableError::io(path))?;
+    let header = Header::read_from_bytes(&bytes).expect("64 bytes make a header");
+    if header.magic != MAGIC {
+        return Err(TableError::NotATable { path: path.into() });
+    }
+    if header.version.get() != FORMAT_VERSION {
+        return Err(TableError::Version {
+            path: path.into(),
+            found: header.version.get(),
+            expected: FORMAT_VERSION,
+        });
+    }
+    if header.compute_crc() != header.header_crc32.get() {
+        return Err(TableError::HeaderChecksum { path: path.into() });
+    }
+    Ok((header, length))
+}
+
+impl Layer {
+    /// Opens the layer of `seeds` seeds of `kind` at `path`, refusing any file that is not exactly
+    /// that table or whose data does not match its checksum.
+    ///
+    /// # Errors
+    /// A [`TableError`] naming the file and what is wrong.
+    pub fn open(path: &Path, kind: TableKind, seeds: u32) -> Result<Layer, TableError> {
+        let (header, length) = read_header(path)?;
+        let index = LayerIndex::new(kind.pits, seeds, kind.reduced())?;
+        let mut expected = kind.header(seeds, index.size());
+        expected.data_crc32 = header.data_crc32;
+        expected.header_crc32 = header.header_crc32;
+        if header != expected {
+            return Err(TableError::Mismatch {
+                path: path.into(),
+                expected: format!("{} layer {seeds}: {}", kind.name(), expected.describe()),
+                found: header.describe(),
+            });
+        }
+        let wanted = HEADER_LEN as u64 + index.size();
+        if length != wanted {
+            return Err(TableError::Length {
+                path: path.into(),
+                expected: wanted,
+                found: length,
+            });
+        }
+        let file = File::open(path).map_err(TableError::io(path))?;
+        // SAFETY: the file is mapped read-only and granary never writes a finished table in place
+        // (new tables are written under a temporary name and renamed). Another process truncating
+        // it while mapped could fault, as with any memory-mapped reader.
+        let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
+        if map.len() as u64 != wanted {
+            return Err(TableError::Length {
+                path: path.into(),
+                expected: wanted,
+                found: map.len() as u64,
+            });
+        }
+        let layer = Layer {
+            path: path.into(),
+            header,
+            index,
+            map,
+        };
+        if crc32fast::hash(layer.data()) != header.data_crc32.get() {
+            return Err(TableError::DataChecksum { path: path.into() });
+        }
+        Ok(layer)
+    }
+
+    /// The entries as raw bytes (each an `i8`).
+    #[must_use]
+    pub fn data(&self) -> &[u8] {
+        &self.map[HEADER_LEN..]
+    }
+
+    /// The value of the position of rank `index`.
+    #[inline]
+    #[must_use]
+    pub fn value(&self, index: u64) -> i8 {
+        self.map[HEADER_LEN + index as usize] as i8
+    }
+
+    #[must_use]
+    pub fn index(&self) -> &LayerIndex {
+        &self.index
+    }
+
+    #[must_use]
+    pub fn header(&self) -> &Header {
+        &self.header
+    }
+
+    #[must_use]
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+}

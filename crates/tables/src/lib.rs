@@ -1,0 +1,22 @@
+//! Endgame table files: one file per layer (seeds on the board), one signed byte per position.
+//!
+//! - [`format`]: the fixed 64-byte little-endian header and what each field means;
+//! - [`layer`]: a layer file opened read-only, memory-mapped, checked against what was asked for;
+//! - [`writer`]: a layer written to a temporary name, checksummed and renamed when complete;
+//! - [`set`]: the layers of one variant in a directory, opened lazily, and value lookups;
+//! - [`error`]: what can be wrong with a table, each error naming the file.
+//!
+//! An entry is the best net score of the seeds still on the board for the player to move, in
+//! `-n..=n` for a layer of `n` seeds; endless play is worth 0 (`docs/table-format.md`).
+
+pub mod error;
+pub mod format;
+pub mod layer;
+pub mod set;
+pub mod writer;
+
+pub use error::TableError;
+pub use format::{Header, TableKind};
+pub use layer::Layer;
+pub use set::TableSet;
+pub use writer::LayerWriter;

@@ -1,0 +1,92 @@
+//! The layers of one table kind in a directory, opened lazily on first use.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use granary_index::MAX_LAYER_SEEDS;
+use granary_rules::Board;
+
+use crate::error::TableError;
+use crate::format::TableKind;
+use crate::layer::Layer;
+
+/// The tables of one kind under `<root>/<kind name>/layer-NNN.tbl`.
+#[derive(Debug)]
+pub struct TableSet {
+    kind: TableKind,
+    dir: PathBuf,
+    layers: Vec<OnceLock<Layer>>,
+}
+
+impl TableSet {
+    /// The tables of `kind` under `root`; nothing is opened yet.
+    #[must_use]
+    pub fn new(root: &Path, kind: TableKind) -> TableSet {
+        TableSet {
+            kind,
+            dir: root.join(kind.name()),
+            layers: (0..=MAX_LAYER_SEEDS).map(|_| OnceLock::new()).collect(),
+        }
+    }
+
+    #[must_use]
+    pub fn kind(&self) -> TableKind {
+        self.kind
+    }
+
+    #[must_use]
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The file of the layer of `seeds` seeds.
+    #[must_use]
+    pub fn layer_path(&self, seeds: u32) -> PathBuf {
+        self.dir.join(format!("layer-{seeds:03}.tbl"))
+    }
+
+    /// The layer of `seeds` seeds, opened and checked on first use.
+    ///
+    /// # Errors
+    /// [`TableError::Missing`] if it is not built, or what is wrong with the file.
+    pub fn layer(&self, seeds: u32) -> Result<&Layer, TableError> {
+        let cell = self
+            .layers
+            .get(seeds as usize)
+            .ok_or(TableError::Index(granary_index::IndexError::Seeds(seeds)))?;
+        if let Some(layer) = cell.get() {
+            return Ok(layer);
+        }
+        let layer = Layer::open(&self.layer_path(seeds), self.kind, seeds)?;
+        let _ = cell.set(layer);
+        Ok(cell.get().expect("just set"))
+    }
+
+    /// The value of a layout (mover to move), or `None` if the reduced index leaves it out.
+    ///
+    /// # Errors
+    /// If its layer is missing or unusable.
+    pub fn probe(&self, board: Board) -> Result<Option<i8>, TableError> {
+        let layer = self.layer(board.seeds(self.kind.pits))?;
+        let index = layer.index();
+        Ok(index
+            .contains(board)
+            .then(|| layer.value(index.rank(board))))
+    }
+
+    /// The layers whose files exist (not checked), lowest first.
+    #[must_use]
+    pub fn present(&self) -> Vec<u32> {
+        (0..=MAX_LAYER_SEEDS)
+            .filter(|&n| self.layer_path(n).is_file())
+            .collect()
+    }
+
+    /// The largest `n` such that layers `0..=n` all exist (not checked), if layer 0 does.
+    #[must_use]
+    pub fn complete_up_to(&self) -> Option<u32> {
+        (0..=MAX_LAYER_SEEDS)
+            .take_while(|&n| self.layer_path(n).is_file())
+            .last()
+    }
+}

@@ -1,0 +1,100 @@
+//! Writing a layer: to `<name>.tmp`, memory-mapped, then checksummed, flushed and renamed, so a
+//! finished name always holds a complete, checked table.
+
+use std::fs::{File, OpenOptions};
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicI8;
+
+use memmap2::MmapMut;
+use zerocopy::IntoBytes;
+
+use crate::error::TableError;
+use crate::format::{HEADER_LEN, TableKind};
+
+/// A layer being written.
+#[derive(Debug)]
+pub struct LayerWriter {
+    final_path: PathBuf,
+    temp_path: PathBuf,
+    file: File,
+    map: MmapMut,
+    kind: TableKind,
+    seeds: u32,
+    entries: u64,
+}
+
+impl LayerWriter {
+    /// Creates `<path>.tmp` sized for `entries` positions (zero-filled), replacing any left over
+    /// from an interrupted build.
+    ///
+    /// # Errors
+    /// If the file cannot be created, sized or mapped.
+    pub fn create(
+        path: &Path,
+        kind: TableKind,
+        seeds: u32,
+        entries: u64,
+    ) -> Result<LayerWriter, TableError> {
+        let mut temp_path = path.as_os_str().to_owned();
+        temp_path.push(".tmp");
+        let temp_path = PathBuf::from(temp_path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(TableError::io(dir))?;
+        }
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&temp_path)
+            .map_err(TableError::io(&temp_path))?;
+        file.set_len(HEADER_LEN as u64 + entries)
+            .map_err(TableError::io(&temp_path))?;
+        // SAFETY: the temporary file was just created by this process, which alone writes it
+        // until it is renamed; no other mapping of it exists.
+        let map = unsafe { MmapMut::map_mut(&file) }.map_err(TableError::io(&temp_path))?;
+        Ok(LayerWriter {
+            final_path: path.into(),
+            temp_path,
+            file,
+            map,
+            kind,
+            seeds,
+            entries,
+        })
+    }
+
+    /// The entries, for threads to fill in parallel.
+    #[must_use]
+    pub fn entries(&mut self) -> &[AtomicI8] {
+        let data = &mut self.map[HEADER_LEN..];
+        // SAFETY: `AtomicI8` has the same size, alignment and bit validity as `u8`, and the
+        // exclusive borrow of `self` guarantees no other reference to these bytes exists while
+        // the returned slice lives.
+        unsafe { &*(std::ptr::from_mut::<[u8]>(data) as *const [AtomicI8]) }
+    }
+
+    /// Checksums the entries, writes the header, flushes and renames the file to its final name.
+    ///
+    /// # Errors
+    /// If flushing, syncing or renaming fails; the final name is then untouched.
+    pub fn finish(mut self) -> Result<PathBuf, TableError> {
+        let mut header = self.kind.header(self.seeds, self.entries);
+        header.data_crc32 = crc32fast::hash(&self.map[HEADER_LEN..]).into();
+        header.header_crc32 = header.compute_crc().into();
+        self.map[..HEADER_LEN].copy_from_slice(header.as_bytes());
+        self.map.flush().map_err(TableError::io(&self.temp_path))?;
+        drop(self.map);
+        self.file
+            .sync_all()
+            .map_err(TableError::io(&self.temp_path))?;
+        std::fs::rename(&self.temp_path, &self.final_path)
+            .map_err(TableError::io(&self.final_path))?;
+        if let Some(dir) = self.final_path.parent()
+            && let Ok(dir) = File::open(dir)
+        {
+            let _ = dir.sync_all();
+        }
+        Ok(self.final_path)
+    }
+}
