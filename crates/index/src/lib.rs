@@ -57,14 +57,17 @@ pub enum IndexError {
 /// SWAR arithmetic, and every layer of that size has fewer than 2^64 layouts.
 pub const MAX_LAYER_SEEDS: u32 = 64;
 
+/// Row length of the table of A(k, r).
+const STRIDE: usize = MAX_LAYER_SEEDS as usize + 1;
+
 /// The index of one layer: `seeds` seeds on `2 * pits` pits.
 #[derive(Clone, Debug)]
 pub struct LayerIndex {
     pits: usize,
     seeds: u32,
     reduced: bool,
-    /// `ways[k][r]` = A(k, r) for k in 0..=2m+1, r in 0..=seeds.
-    ways: Vec<Vec<u64>>,
+    /// `ways[k * STRIDE + r]` = A(k, r) for k in 0..=2m+1, r in 0..=seeds.
+    ways: Box<[u64]>,
     size: u64,
 }
 
@@ -82,14 +85,14 @@ impl LayerIndex {
             return Err(IndexError::Seeds(seeds));
         }
         let n = seeds as usize;
-        let mut ways = vec![vec![0u64; n + 1]; 2 * pits + 2];
-        ways[0][0] = 1;
-        for k in 1..ways.len() {
+        let mut ways = vec![0u64; (2 * MAX_PITS + 2) * STRIDE].into_boxed_slice();
+        ways[0] = 1;
+        for k in 1..2 * pits + 2 {
             let mut running = 0u64;
             for r in 0..=n {
                 // A(k, r) = sum over t <= r of A(k-1, t): the last pit takes r - t seeds.
-                running += ways[k - 1][r];
-                ways[k][r] = running;
+                running += ways[(k - 1) * STRIDE + r];
+                ways[k * STRIDE + r] = running;
             }
         }
         let mut index = LayerIndex {
@@ -112,7 +115,11 @@ impl LayerIndex {
     /// A(k, r), zero for negative `r`.
     #[inline]
     fn a(&self, k: usize, r: i64) -> u64 {
-        if r < 0 { 0 } else { self.ways[k][r as usize] }
+        if r < 0 {
+            0
+        } else {
+            self.ways[k * STRIDE + r as usize]
+        }
     }
 
     /// Layouts in the layer.

@@ -24,6 +24,12 @@ pub fn high_bits(m: usize) -> u128 {
     granary_rules::board::ones(2 * m) << 7
 }
 
+/// Whether the opponent's row (lanes `m..2m`) has an empty pit.
+#[inline]
+fn has_empty_opponent_pit(board: Board, m: usize) -> bool {
+    granary_rules::board::nonzero_bytes(board.opponent_lanes(m)).count_ones() < m as u32
+}
+
 /// Calls `parent(board, origin lane)` for every position of `index`'s layer with a legal move
 /// that stays in the layer and leads to `child` (the board seen from the player to move next).
 pub fn for_each_parent<R: Rules>(
@@ -47,7 +53,7 @@ pub fn for_each_parent<R: Rules>(
                 break;
             }
             let board = Board(x.0 - sowing.add + (u128::from(k) << (8 * origin)));
-            if !index.contains(board) {
+            if index.reduced() && !has_empty_opponent_pit(board, m) {
                 continue;
             }
             let pos = Position {
@@ -55,7 +61,7 @@ pub fn for_each_parent<R: Rules>(
                 stores: [0, 0],
                 to_move: Side::South,
             };
-            if !rules.legal_moves(&pos).contains(origin) {
+            if !rules.is_legal(&pos, origin) {
                 continue;
             }
             let after = rules.play(&pos, origin);

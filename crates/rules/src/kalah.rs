@@ -79,6 +79,11 @@ impl Rules for Kalah {
     }
 
     #[inline]
+    fn is_legal(&self, pos: &Position, lane: usize) -> bool {
+        lane < self.pits && pos.board.pit(lane) != 0 && pos.board.opponent_lanes(self.pits) != 0
+    }
+
+    #[inline]
     fn play(&self, pos: &Position, lane: usize) -> Position {
         let m = self.pits;
         let (mut board, sowing) = self.sowing.sow(pos.board, lane);

@@ -102,6 +102,25 @@ impl Rules for Oware {
     }
 
     #[inline]
+    fn is_legal(&self, pos: &Position, lane: usize) -> bool {
+        let m = self.pits;
+        let seeds = usize::from(pos.board.pit(lane));
+        if lane >= m || seeds == 0 || (self.majority_ends && self.has_majority(pos)) {
+            return false;
+        }
+        let opponent_seeds = pos.board.opponent_seeds(m);
+        match self.rules {
+            OwareRules::Abapa => opponent_seeds > 0 || lane + seeds >= m,
+            OwareRules::Awari if opponent_seeds > 3 * m as u32 => true,
+            // A move that leaves the opponent seeds is legal; one that starves them only if all do.
+            OwareRules::Awari => {
+                self.play(pos, lane).board.mover_lanes(m) != 0
+                    || self.legal_moves(pos).contains(lane)
+            }
+        }
+    }
+
+    #[inline]
     fn play(&self, pos: &Position, lane: usize) -> Position {
         let m = self.pits;
         let (mut board, sowing) = self.sowing.sow(pos.board, lane);

@@ -76,6 +76,12 @@ pub trait Rules: Sync {
     /// The legal moves; empty exactly when the game is over.
     fn legal_moves(&self, pos: &Position) -> MoveSet;
 
+    /// Whether sowing lane `lane` is legal; the same as `legal_moves(pos).contains(lane)`, often
+    /// cheaper.
+    fn is_legal(&self, pos: &Position, lane: usize) -> bool {
+        self.legal_moves(pos).contains(lane)
+    }
+
     /// The position after the mover sows lane `lane`, which must be a legal move.
     fn play(&self, pos: &Position, lane: usize) -> Position;
 

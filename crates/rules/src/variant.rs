@@ -200,6 +200,13 @@ impl Rules for Engine {
         }
     }
 
+    fn is_legal(&self, pos: &Position, lane: usize) -> bool {
+        match self {
+            Engine::Kalah(r) => r.is_legal(pos, lane),
+            Engine::Oware(r) => r.is_legal(pos, lane),
+        }
+    }
+
     fn play(&self, pos: &Position, lane: usize) -> Position {
         match self {
             Engine::Kalah(r) => r.play(pos, lane),
