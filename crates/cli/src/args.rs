@@ -21,6 +21,14 @@ pub enum Command {
     Show(ShowArgs),
     /// Count the move sequences of exactly --depth moves.
     Perft(PerftArgs),
+    /// Build endgame tables: layers 0..=--max-seeds that are missing.
+    Build(BuildArgs),
+    /// Perfect play in a position from the tables.
+    Query(QueryArgs),
+    /// Check every table file: header, checksum, values, a sample against its children.
+    Verify(VerifyArgs),
+    /// What tables are built: layers, sizes, value counts.
+    Info(InfoArgs),
 }
 
 #[derive(Args, Debug)]
@@ -37,26 +45,100 @@ pub enum GameName {
     Oware,
 }
 
-/// A game, its options, its size and a position.
+/// A game and its rule options.
 #[derive(Args, Debug)]
-pub struct VariantArgs {
+pub struct GameArgs {
     /// The game.
     pub game: GameName,
     /// Pits a side, 1 to 8 [default: 6, or the position's].
     #[arg(long)]
     pub pits: Option<usize>,
-    /// Seeds a pit at the start [default: 4].
-    #[arg(long, default_value_t = 4)]
-    pub seeds: u32,
     /// Rule set: kalah `empty` (default) or `standard` capture; oware `abapa` (default) or `awari`.
     #[arg(long)]
     pub rules: Option<String>,
     /// Kalah: who takes the seeds left when a side is empty: `owner` (default) or `emptied`.
     #[arg(long)]
     pub sweep: Option<String>,
+}
+
+/// A game, its options, its size and a position.
+#[derive(Args, Debug)]
+pub struct VariantArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Seeds a pit at the start [default: 4].
+    #[arg(long, default_value_t = 4)]
+    pub seeds: u32,
     /// Start from this position instead: `S1,..,Sm/N1,..,Nm [SS-NS] [S|N]`.
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
+}
+
+/// Where tables live.
+#[derive(Args, Debug)]
+pub struct DirArgs {
+    /// Table directory [default: $GRANARY_TABLES, else data/tables].
+    #[arg(long)]
+    pub dir: Option<std::path::PathBuf>,
+}
+
+impl DirArgs {
+    /// The directory: `--dir`, else `$GRANARY_TABLES`, else `data/tables`.
+    pub fn resolve(&self) -> std::path::PathBuf {
+        self.dir
+            .clone()
+            .or_else(|| std::env::var_os("GRANARY_TABLES").map(Into::into))
+            .unwrap_or_else(|| "data/tables".into())
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct BuildArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// Build layers 0..=N (seeds on the board).
+    #[arg(long)]
+    pub max_seeds: u32,
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Worker threads [default: one per core].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// No progress bars or per-layer lines.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct QueryArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    /// The position: `S1,..,Sm/N1,..,Nm [SS-NS] [S|N]`.
+    #[arg(allow_hyphen_values = true)]
+    pub position: String,
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Entries re-checked against their children in each layer.
+    #[arg(long, default_value_t = 20_000)]
+    pub sample: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct InfoArgs {
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Print every layer's full value histogram.
+    #[arg(long)]
+    pub histogram: bool,
 }
 
 #[derive(Args, Debug)]
@@ -98,7 +180,7 @@ fn choose<T: std::str::FromStr<Err = OptionError> + Copy>(
     })
 }
 
-impl VariantArgs {
+impl GameArgs {
     /// The game with its options.
     pub fn game(&self) -> Result<Game, CliError> {
         let rules = self.rules.as_deref();
@@ -118,16 +200,23 @@ impl VariantArgs {
         })
     }
 
+    /// The position `text` and its pits a side (which must match `--pits` if given).
+    pub fn position(&self, text: &str) -> Result<(Position, usize), CliError> {
+        Ok(parse_position(text, self.pits)?)
+    }
+}
+
+impl VariantArgs {
     /// The variant and the position to start from.
     pub fn resolve(&self) -> Result<(Variant, Position), CliError> {
-        let game = self.game()?;
+        let game = self.game.game()?;
         match &self.position {
             None => {
-                let variant = Variant::new(game, self.pits.unwrap_or(6), self.seeds)?;
+                let variant = Variant::new(game, self.game.pits.unwrap_or(6), self.seeds)?;
                 Ok((variant, variant.start()))
             }
             Some(text) => {
-                let (position, pits) = parse_position(text, self.pits)?;
+                let (position, pits) = self.game.position(text)?;
                 Ok((Variant::new(game, pits, self.seeds)?, position))
             }
         }

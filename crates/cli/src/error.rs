@@ -26,7 +26,10 @@ from_display!(
     granary_rules::VariantError,
     granary_rules::notation::NotationError,
     std::io::Error,
-    serde_json::Error
+    serde_json::Error,
+    granary_tables::TableError,
+    granary_retrograde::BuildError,
+    granary_index::IndexError
 );
 
 pub type CliResult = Result<(), CliError>;

@@ -3,11 +3,15 @@
 //! `main` only parses arguments, runs the command and prints an error once, with exit code 2.
 
 mod args;
+mod build;
 mod draw;
 mod error;
+mod info;
 mod perft;
+mod query;
 mod show;
 mod variants;
+mod verify;
 
 use std::process::ExitCode;
 
@@ -45,6 +49,10 @@ fn main() -> ExitCode {
         Command::Variants(args) => variants::run(&args),
         Command::Show(args) => show::run(&args),
         Command::Perft(args) => perft::run(&args),
+        Command::Build(args) => build::run(&args),
+        Command::Query(args) => query::run(&args),
+        Command::Verify(args) => verify::run(&args),
+        Command::Info(args) => info::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -87,6 +87,24 @@ impl TableKind {
         }
     }
 
+    /// The kind named by a header's codes, if they name one.
+    #[must_use]
+    pub fn from_codes(game: u8, rules: u8, sweep: u8, pits: usize) -> Option<TableKind> {
+        let game = match (game, rules, sweep) {
+            (1, 0 | 1, 0 | 1) => Game::Kalah {
+                capture: Capture::ALL[usize::from(rules)],
+                sweep: Sweep::ALL[usize::from(sweep)],
+            },
+            (2, 0 | 1, 0) => Game::Oware {
+                rules: OwareRules::ALL[usize::from(rules)],
+            },
+            _ => return None,
+        };
+        (1..=granary_rules::board::MAX_PITS)
+            .contains(&pits)
+            .then_some(TableKind { game, pits })
+    }
+
     /// Whether this game's tables use Romein & Bal's reduced index.
     #[must_use]
     pub fn reduced(self) -> bool {

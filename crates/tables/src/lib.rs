@@ -4,6 +4,8 @@
 //! - [`layer`]: a layer file opened read-only, memory-mapped, checked against what was asked for;
 //! - [`writer`]: a layer written to a temporary name, checksummed and renamed when complete;
 //! - [`set`]: the layers of one variant in a directory, opened lazily, and value lookups;
+//! - [`probe`]: values of positions and moves with stores, as `query` and the solver read them;
+//! - [`verify`]: re-checking a file: values in range, a sample against its children;
 //! - [`error`]: what can be wrong with a table, each error naming the file.
 //!
 //! An entry is the best net score of the seeds still on the board for the player to move, in
@@ -12,7 +14,9 @@
 pub mod error;
 pub mod format;
 pub mod layer;
+pub mod probe;
 pub mod set;
+pub mod verify;
 pub mod writer;
 
 pub use error::TableError;

@@ -1,0 +1,264 @@
+//! Tables end to end through the `granary` binary: build, query, verify, info; determinism,
+//! resume, and every kind of bad file refused with a named error and exit code 2.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+fn granary(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_granary"))
+        .args(args)
+        .env_remove("GRANARY_TABLES")
+        .output()
+        .expect("runs")
+}
+
+fn ok(args: &[&str]) -> String {
+    let out = granary(args);
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn fails(args: &[&str]) -> String {
+    let out = granary(args);
+    assert_eq!(
+        out.status.code(),
+        Some(2),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
+    err
+}
+
+fn build(dir: &Path, game: &[&str], max: u32, threads: u32) {
+    let dir = dir.to_str().unwrap();
+    let (max, threads) = (max.to_string(), threads.to_string());
+    let mut args = vec!["build"];
+    args.extend_from_slice(game);
+    args.extend_from_slice(&[
+        "--max-seeds",
+        &max,
+        "--dir",
+        dir,
+        "--threads",
+        &threads,
+        "--quiet",
+    ]);
+    ok(&args);
+}
+
+#[test]
+fn awari_test_position_of_romein_and_bal() {
+    // keesverstoep/Awari (the public Romein & Bal databases), Awari-Python/README.md: value 0,
+    // moves -1 -1 -2 -2 -2 0.
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &["oware", "--rules", "awari"], 16, 2);
+    let out = ok(&[
+        "query",
+        "oware",
+        "--rules",
+        "awari",
+        "1,1,1,1,1,2/4,2,3,0,0,0",
+        "--dir",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v["value"], 0);
+    let values: Vec<i64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["value"].as_i64().unwrap())
+        .collect();
+    assert_eq!(values, [-1, -1, -2, -2, -2, 0]);
+    assert_eq!(v["best"], serde_json::json!([6]));
+    assert_eq!(v["result"], "draw");
+    assert_eq!(v["final"], serde_json::json!([8, 8]));
+    assert!(!v["pv"].as_array().unwrap().is_empty());
+}
+
+fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| {
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn same_bytes_for_any_thread_count_and_after_resume() {
+    for game in [
+        &["oware", "--pits", "5"][..],
+        &["kalah", "--pits", "5", "--rules", "standard"][..],
+    ] {
+        let one = tempfile::tempdir().unwrap();
+        let two = tempfile::tempdir().unwrap();
+        build(one.path(), game, 12, 1);
+        build(two.path(), game, 12, 2);
+        let sub = |d: &tempfile::TempDir| {
+            std::fs::read_dir(d.path())
+                .unwrap()
+                .next()
+                .unwrap()
+                .unwrap()
+                .path()
+        };
+        let (a, b) = (files(&sub(&one)), files(&sub(&two)));
+        assert_eq!(a.len(), 13);
+        assert!(a == b, "{game:?}: tables differ between 1 and 2 threads");
+        // Resume: remove the top layers, leave a half-written temporary file, build again.
+        std::fs::remove_file(sub(&two).join("layer-012.tbl")).unwrap();
+        std::fs::remove_file(sub(&two).join("layer-011.tbl")).unwrap();
+        std::fs::write(sub(&two).join("layer-011.tbl.tmp"), b"half").unwrap();
+        build(two.path(), game, 12, 2);
+        let resumed: Vec<_> = files(&sub(&two))
+            .into_iter()
+            .filter(|(n, _)| n.ends_with(".tbl"))
+            .collect();
+        assert!(resumed == a, "{game:?}: resumed build differs");
+    }
+}
+
+#[test]
+fn bad_files_are_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    build(dir.path(), &["oware", "--pits", "4"], 8, 2);
+    let layer = dir.path().join("oware-4-abapa").join("layer-008.tbl");
+    let pristine = std::fs::read(&layer).unwrap();
+    let query = ["query", "oware", "4,2,0,0/1,1,0,0", "--dir", d];
+    let good = ok(&query);
+    assert!(good.contains("value"), "{good}");
+
+    // A flipped data byte: checksum.
+    let mut bytes = pristine.clone();
+    bytes[100] ^= 1;
+    std::fs::write(&layer, &bytes).unwrap();
+    assert!(fails(&query).contains("layer-008.tbl: data checksum mismatch"));
+    // Truncated.
+    std::fs::write(&layer, &pristine[..pristine.len() - 10]).unwrap();
+    assert!(fails(&query).contains("layer-008.tbl: file is"));
+    std::fs::write(&layer, &pristine[..20]).unwrap();
+    assert!(fails(&query).contains("layer-008.tbl: file is 20 bytes"));
+    // Not a table at all.
+    std::fs::write(
+        &layer,
+        b"#!/bin/sh\necho hello, this is not a granary table at all, sorry\n",
+    )
+    .unwrap();
+    assert!(fails(&query).contains("not a granary table"));
+    // A corrupt header.
+    let mut bytes = pristine.clone();
+    bytes[16] ^= 0xff;
+    std::fs::write(&layer, &bytes).unwrap();
+    assert!(fails(&query).contains("header checksum mismatch"));
+    // Another layer's file under this name: the header says so.
+    let other = std::fs::read(dir.path().join("oware-4-abapa").join("layer-007.tbl")).unwrap();
+    std::fs::write(&layer, &other).unwrap();
+    assert!(fails(&query).contains("table is for"));
+    // A foreign variant's table under this name (awari tables in the abapa directory).
+    let foreign = tempfile::tempdir().unwrap();
+    build(
+        foreign.path(),
+        &["oware", "--pits", "4", "--rules", "awari"],
+        8,
+        2,
+    );
+    std::fs::copy(
+        foreign.path().join("oware-4-awari").join("layer-008.tbl"),
+        &layer,
+    )
+    .unwrap();
+    assert!(fails(&query).contains("table is for"));
+    // Missing layers are named too.
+    std::fs::remove_file(&layer).unwrap();
+    assert!(fails(&query).contains("layer-008.tbl: table not built"));
+
+    std::fs::write(&layer, &pristine).unwrap();
+    assert_eq!(ok(&query), good);
+}
+
+#[test]
+fn verify_finds_a_wrong_value_with_a_valid_checksum() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    build(dir.path(), &["kalah", "--pits", "3"], 6, 2);
+    let out = ok(&["verify", "--dir", d]);
+    assert!(out.contains("all 7 table files are good"), "{out}");
+    // Change one value and re-seal the file so that only the re-check against children sees it.
+    let layer = dir.path().join("kalah-3-empty-owner").join("layer-006.tbl");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let old = bytes[64 + 5] as i8;
+    bytes[64 + 5] = (if old > 0 { old - 1 } else { old + 1 }) as u8;
+    let crc = crc32(&bytes[64..]);
+    bytes[28..32].copy_from_slice(&crc.to_le_bytes());
+    let header_crc = crc32(&bytes[..60]);
+    bytes[60..64].copy_from_slice(&header_crc.to_le_bytes());
+    std::fs::write(&layer, &bytes).unwrap();
+    let out = granary(&["verify", "--dir", d, "--sample", "1000000"]);
+    assert_eq!(out.status.code(), Some(2));
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.contains("BAD") && text.contains("layer-006.tbl") && text.contains("entry 5 ="),
+        "{text}"
+    );
+    let info = ok(&["info", "--dir", d, "--histogram"]);
+    assert!(
+        info.contains("kalah-3-empty-owner") && info.contains("values"),
+        "{info}"
+    );
+}
+
+/// CRC-32 (IEEE), bit by bit: independent of the crate the tables use.
+fn crc32(data: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in data {
+        crc ^= u32::from(byte);
+        for _ in 0..8 {
+            crc = if crc & 1 != 0 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
+        }
+    }
+    !crc
+}
+
+#[test]
+fn build_and_query_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    assert!(fails(&["build", "kalah", "--max-seeds", "65", "--dir", d]).contains("--max-seeds 65"));
+    assert!(
+        fails(&[
+            "build",
+            "kalah",
+            "--max-seeds",
+            "3",
+            "--threads",
+            "0",
+            "--dir",
+            d
+        ])
+        .contains("--threads")
+    );
+    assert!(
+        fails(&["query", "kalah", "1,2,3/4,5,6", "--dir", d])
+            .contains("granary build kalah --pits 3")
+    );
+    assert!(fails(&["verify", "--dir", d]).contains("no table files"));
+}

@@ -1,0 +1,65 @@
+//! Values of positions and moves from the tables, with stores: what `query`, `verify` and the
+//! solver read.
+//!
+//! The value of a move is what it gains now plus the value of the position it leads to, negated
+//! when the other player moves next. A position whose layout the reduced index leaves out (an
+//! opponent row without an empty pit: only a start position can have one) is valued through its
+//! moves, whose results are always indexed.
+
+use granary_rules::{Position, Rules};
+
+use crate::error::TableError;
+use crate::set::TableSet;
+
+/// The net score the mover of `pos` still makes with perfect play (seeds on the board only).
+///
+/// # Errors
+/// If a needed layer is missing or unusable.
+pub fn position_value<R: Rules>(
+    set: &TableSet,
+    rules: &R,
+    pos: &Position,
+) -> Result<i32, TableError> {
+    if let Some(value) = set.probe(pos.board)? {
+        return Ok(i32::from(value));
+    }
+    let moves = rules.legal_moves(pos);
+    if moves.is_empty() {
+        return Ok(terminal_value(rules, pos));
+    }
+    let mut best = i32::MIN;
+    for lane in moves.iter() {
+        best = best.max(move_value(set, rules, pos, lane)?);
+    }
+    Ok(best)
+}
+
+/// The value of a finished position: what the sweep gives the mover minus the opponent.
+///
+/// # Panics
+/// If the game is not over.
+#[must_use]
+pub fn terminal_value<R: Rules>(rules: &R, pos: &Position) -> i32 {
+    let outcome = rules.outcome(pos).expect("the game is over");
+    let [mover, opponent] = outcome.stores.map(|s| s as i32);
+    (mover - i32::from(pos.stores[0])) - (opponent - i32::from(pos.stores[1]))
+}
+
+/// The value, for the mover of `pos`, of playing lane `lane` (a legal move).
+///
+/// # Errors
+/// If a needed layer is missing or unusable.
+pub fn move_value<R: Rules>(
+    set: &TableSet,
+    rules: &R,
+    pos: &Position,
+    lane: usize,
+) -> Result<i32, TableError> {
+    let child = rules.play(pos, lane);
+    let child_value = position_value(set, rules, &child)?;
+    Ok(if child.to_move == pos.to_move {
+        i32::from(child.stores[0]) - i32::from(pos.stores[0]) + child_value
+    } else {
+        i32::from(child.stores[1]) - i32::from(pos.stores[0]) - child_value
+    })
+}
