@@ -24,7 +24,7 @@ pub fn run(args: &InfoArgs) -> CliResult {
         println!("{name}");
         println!("  layer      positions        bytes        wins       draws      losses");
         for path in files {
-            match kind_of(&path).and_then(|(kind, seeds)| Ok((TableSet::new(&root, kind), seeds))) {
+            match kind_of(&path).map(|(kind, seeds)| (TableSet::new(&root, kind), seeds)) {
                 Ok((set, seeds)) => match set.layer(seeds) {
                     Ok(layer) => {
                         let mut histogram = [0u64; 256];

@@ -182,28 +182,28 @@ impl LayerIndex {
         let s = board.flipped(m);
         let mut r = i64::from(self.seeds);
         let mut rank = 0u64;
-        let mut zero_seen = !self.reduced;
-        for p in 0..2 * m - 1 {
+        let mut p = 0;
+        if self.reduced {
+            // Opponent pits before the first zero: v = 0 would have set the flag, v > 0 keeps
+            // it clear (see the module documentation).
+            while s.pit(p) != 0 {
+                let b = i64::from(s.pit(p));
+                let after = 2 * m - 1 - p;
+                let j = (m - 1 - p) as i64;
+                rank += self.a(after, r);
+                rank += self.a(after + 1, r - 1) - self.a(after + 1, r - b);
+                rank -= self.a(after + 1, r - 1 - j) - self.a(after + 1, r - b - j);
+                r -= b;
+                p += 1;
+            }
+        }
+        // From the first zero on (or from the start, unreduced): every completion is valid.
+        while p < 2 * m - 1 {
             let b = i64::from(s.pit(p));
             let after = 2 * m - 1 - p;
-            if zero_seen {
-                rank += self.a(after + 1, r) - self.a(after + 1, r - b);
-            } else {
-                // Opponent pit p, no zero yet: v = 0 sets the flag, v > 0 keeps it clear.
-                let opp_after = m - 1 - p;
-                if b > 0 {
-                    rank += self.a(after, r);
-                    rank += self.a(after + 1, r - 1) - self.a(after + 1, r - b);
-                    let j = opp_after as i64;
-                    rank -= self.a(after + 1, r - 1 - j) - self.a(after + 1, r - b - j);
-                } else {
-                    zero_seen = true;
-                }
-            }
-            if p + 1 == m {
-                zero_seen = true; // past the opponent's row; a valid layout has had its zero
-            }
+            rank += self.a(after + 1, r) - self.a(after + 1, r - b);
             r -= b;
+            p += 1;
         }
         rank
     }

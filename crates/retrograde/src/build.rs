@@ -73,11 +73,30 @@ struct Lower<'a> {
     layers: Vec<&'a Layer>,
 }
 
-impl Lower<'_> {
+/// A move out of the layer, or a finished game's value.
+enum Exit {
+    Final(i32),
+    /// `gain + sign * value` of the entry `rank` of lower layer `seeds`.
+    Lower {
+        seeds: u32,
+        rank: u64,
+        gain: i32,
+        sign: i32,
+    },
+}
+
+impl Exit {
     #[inline]
-    fn value(&self, board: Board, seeds: u32) -> i32 {
-        let layer = self.layers[seeds as usize];
-        i32::from(layer.value(layer.index().rank(board)))
+    fn value(&self, lower: &Lower<'_>) -> i32 {
+        match *self {
+            Exit::Final(value) => value,
+            Exit::Lower {
+                seeds,
+                rank,
+                gain,
+                sign,
+            } => gain + sign * i32::from(lower.layers[seeds as usize].value(rank)),
+        }
     }
 }
 
@@ -194,10 +213,30 @@ fn solve_layer<R: Rules>(
     };
 
     pieces(size).for_each(|(first, end)| {
-        for (i, board) in (first..end).zip(index.iter_from(first)) {
-            let (count, best_exit) = layer.init(board, lower);
-            work[i as usize].store(count, Relaxed);
-            values[i as usize].store(best_exit, Relaxed);
+        let mut boards = index.iter_from(first);
+        let mut exits = Vec::with_capacity(BATCH * 8);
+        let mut group = Vec::with_capacity(BATCH);
+        let mut i = first;
+        while i < end {
+            // Gather a group's moves, prefetching the lower-layer entries they read...
+            group.clear();
+            exits.clear();
+            for board in boards.by_ref().take((end - i).min(BATCH as u64) as usize) {
+                let from = exits.len();
+                let count = layer.init_moves(board, lower, &mut exits);
+                group.push((count, from..exits.len()));
+            }
+            // ...then read them.
+            for (count, range) in group.drain(..) {
+                let best = exits[range]
+                    .iter()
+                    .map(|e| e.value(lower))
+                    .max()
+                    .unwrap_or(i32::from(NO_EXIT));
+                work[i as usize].store(count, Relaxed);
+                values[i as usize].store(best as i8, Relaxed);
+                i += 1;
+            }
         }
         bar.inc(end - first);
     });
@@ -214,7 +253,7 @@ fn solve_layer<R: Rules>(
                 }
                 let exit = values[i as usize].load(Relaxed);
                 if exit == t || (w & COUNT == 0 && exit == -t) {
-                    layer.resolve(i, exit, &mut stack);
+                    layer.resolve(i, exit, || index.unrank(i), &mut stack);
                     layer.propagate(&mut stack, t);
                 }
             }
@@ -225,7 +264,7 @@ fn solve_layer<R: Rules>(
                 for i in first..end {
                     if work[i as usize].load(Relaxed) & PENDING != 0 {
                         work[i as usize].fetch_and(!PENDING, Relaxed);
-                        stack.push((i, values[i as usize].load(Relaxed)));
+                        stack.push((index.unrank(i), values[i as usize].load(Relaxed)));
                         layer.propagate(&mut stack, t);
                     }
                 }
@@ -252,8 +291,9 @@ struct LayerState<'a, R> {
 }
 
 impl<R: Rules> LayerState<'_, R> {
-    /// In-layer move count and best exit of a position (for a finished game: 0 and its value).
-    fn init(&self, board: Board, lower: &Lower<'_>) -> (u8, i8) {
+    /// Counts a position's moves that stay in the layer, and pushes onto `exits` the moves that
+    /// leave it (for a finished game, its final value), prefetching the entries they will read.
+    fn init_moves(&self, board: Board, lower: &Lower<'_>, exits: &mut Vec<Exit>) -> u8 {
         let rules = self.rules;
         let m = rules.pits();
         let n = self.index.seeds();
@@ -268,36 +308,51 @@ impl<R: Rules> LayerState<'_, R> {
                 .outcome(&pos)
                 .expect("no legal move means the game is over");
             let value = outcome.stores[0] as i32 - outcome.stores[1] as i32;
-            return (0, value as i8);
+            exits.push(Exit::Final(value));
+            return 0;
         }
         let mut count = 0u8;
-        let mut best = i32::from(NO_EXIT);
         for lane in moves.iter() {
             let child = rules.play(&pos, lane);
             let seeds = child.board.seeds(m);
-            let value = if child.to_move == Side::South {
+            let (gain, sign) = if child.to_move == Side::South {
                 // Another move: the same player goes on in a lower layer.
-                i32::from(child.stores[0]) + lower.value(child.board, seeds)
+                (i32::from(child.stores[0]), 1)
             } else if seeds == n {
                 count += 1;
                 continue;
             } else {
-                i32::from(child.stores[1]) - lower.value(child.board, seeds)
+                (i32::from(child.stores[1]), -1)
             };
-            best = best.max(value);
+            let layer = lower.layers[seeds as usize];
+            let rank = layer.index().rank(child.board);
+            prefetch(&layer.data()[rank as usize]);
+            exits.push(Exit::Lower {
+                seeds,
+                rank,
+                gain,
+                sign,
+            });
         }
-        (count, best as i8)
+        count
     }
 
-    /// Marks position `i` resolved with `value` unless it already is, and queues it.
+    /// Marks position `i` resolved with `value` unless it already is, and queues its board
+    /// (`board()` gives it; callers that hold it need not unrank).
     #[inline]
-    fn resolve(&self, i: u64, value: i8, stack: &mut Vec<(u64, i8)>) {
+    fn resolve(
+        &self,
+        i: u64,
+        value: i8,
+        board: impl FnOnce() -> Board,
+        stack: &mut Vec<(Board, i8)>,
+    ) {
         if self.work[i as usize].fetch_or(RESOLVED, Relaxed) & RESOLVED != 0 {
             return;
         }
         self.values[i as usize].store(value, Relaxed);
         if stack.len() < STACK_CAP {
-            stack.push((i, value));
+            stack.push((board(), value));
         } else {
             self.work[i as usize].fetch_or(PENDING, Relaxed);
             self.pending.store(true, Relaxed);
@@ -308,32 +363,33 @@ impl<R: Rules> LayerState<'_, R> {
     ///
     /// Parents are random accesses into the layer: they are gathered for a batch of children and
     /// prefetched before any is updated, so the cache misses overlap.
-    fn propagate(&self, stack: &mut Vec<(u64, i8)>, t: i8) {
-        let mut batch: Vec<(u64, bool)> = Vec::with_capacity(BATCH * 16);
+    fn propagate(&self, stack: &mut Vec<(Board, i8)>, t: i8) {
+        let mut batch: Vec<(u64, Board, bool)> = Vec::with_capacity(BATCH * 16);
         while !stack.is_empty() {
             batch.clear();
             for _ in 0..BATCH {
-                let Some((i, value)) = stack.pop() else { break };
-                let child = self.index.unrank(i);
+                let Some((child, value)) = stack.pop() else {
+                    break;
+                };
                 for_each_parent(self.rules, self.index, child, |parent, _| {
                     let q = self.index.rank(parent);
                     prefetch(&self.work[q as usize]);
                     prefetch(&self.values[q as usize]);
-                    batch.push((q, value == -t));
+                    batch.push((q, parent, value == -t));
                 });
             }
-            for &(q, child_lost) in &batch {
+            for &(q, parent, child_lost) in &batch {
                 let w = &self.work[q as usize];
                 if w.load(Relaxed) & RESOLVED != 0 {
                     continue;
                 }
                 if child_lost {
-                    self.resolve(q, t, stack);
+                    self.resolve(q, t, || parent, stack);
                 } else {
                     let before = w.fetch_sub(1, Relaxed);
                     let exit = self.values[q as usize].load(Relaxed);
                     if before & (COUNT | RESOLVED) == 1 && exit <= -t {
-                        self.resolve(q, -t, stack);
+                        self.resolve(q, -t, || parent, stack);
                     }
                 }
             }

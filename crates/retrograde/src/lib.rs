@@ -20,6 +20,7 @@
 //!    - `+t` if its best exit is `t`, or a move leads to a position resolved as `-t`;
 //!    - `-t` if every move leads to a position resolved positive (its `count` has dropped to 0)
 //!      and its best exit is at most `-t`.
+//!
 //!    A scan of the layer finds the positions resolved by their exits; each resolved position
 //!    then informs its parents through **un-moves** (the moves undone, see [`unmove`]): a parent of
 //!    a `-t` becomes `+t`, a parent of a `+t` has its counter decremented, and becomes `-t` when
