@@ -29,6 +29,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// What tables are built: layers, sizes, value counts.
     Info(InfoArgs),
+    /// Solve a position (default: the start) exactly: value, final score, moves, a principal variation.
+    Solve(SolveArgs),
 }
 
 #[derive(Args, Debug)]
@@ -119,6 +121,32 @@ pub struct QueryArgs {
     #[command(flatten)]
     pub dir: DirArgs,
     /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct SolveArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// Give every first move's exact value (otherwise only the best move's is exact).
+    #[arg(long)]
+    pub all_moves: bool,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    pub hash: usize,
+    /// Kalah: use (and build if missing) tables up to this many seeds on the board [default: by board size].
+    #[arg(long)]
+    pub table_seeds: Option<u32>,
+    /// Solve a family of start positions instead, e.g. `1..6x1..5` (pits 1 to 6, seeds 1 to 5), and print a table.
+    #[arg(long, value_name = "PITSxSEEDS")]
+    pub family: Option<String>,
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Worker threads [default: one per core].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// One JSON object (a list with --family).
     #[arg(long)]
     pub json: bool,
 }

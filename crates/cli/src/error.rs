@@ -29,7 +29,8 @@ from_display!(
     serde_json::Error,
     granary_tables::TableError,
     granary_retrograde::BuildError,
-    granary_index::IndexError
+    granary_index::IndexError,
+    granary_search::SolverError
 );
 
 pub type CliResult = Result<(), CliError>;

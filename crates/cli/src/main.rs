@@ -10,6 +10,7 @@ mod info;
 mod perft;
 mod query;
 mod show;
+mod solve;
 mod variants;
 mod verify;
 
@@ -53,6 +54,7 @@ fn main() -> ExitCode {
         Command::Query(args) => query::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Solve(args) => solve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

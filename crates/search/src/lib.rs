@@ -1,0 +1,18 @@
+//! Solving positions exactly: MTD(f) over fail-soft alpha-beta, with a transposition table and
+//! exact endgame-table probes.
+//!
+//! Values follow the tables' convention (`docs/table-format.md`): the net score of the seeds still
+//! on the board for the player to move. A move's value is what it gains now plus the value of the
+//! position it leads to, negated when the other player moves next.
+//!
+//! - [`tt`]: a lockless transposition table keyed by the whole packed board (no false hits);
+//! - [`solver`]: the search, its contract, move ordering, MTD(f) and the root split over threads.
+//!
+//! Search is for games without repetition (Kalah): a transposition table is exact there. Oware
+//! positions can repeat; its values come from retrograde tables, which are exact on cycles.
+
+pub mod solver;
+pub mod tt;
+
+pub use solver::{Solution, Solver, SolverError};
+pub use tt::TranspositionTable;

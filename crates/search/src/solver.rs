@@ -1,0 +1,399 @@
+//! The search.
+//!
+//! # Contract of [`Solver::alphabeta`] (fail-soft)
+//! For a position of true value `v` and a window `alpha < beta`, the returned `u` satisfies
+//! - `v <= u <= alpha` when `v <= alpha` (an upper bound, "fail low"),
+//! - `beta <= u <= v` when `v >= beta` (a lower bound, "fail high"),
+//! - `u == v` otherwise.
+//!
+//! MTD(f) ([`Solver::mtdf`]) calls it with null windows `(beta - 1, beta)` and closes the interval
+//! `[lower, upper]` around `v` until it is a single value. Every result is stored in the
+//! transposition table as the bounds the contract gives.
+//!
+//! Sound pruning used: the value lies in `-n..=n` for `n` seeds on the board (futility); stored
+//! bounds cut before any move is searched; children's stored bounds and table values cut before
+//! any child is searched (enhanced transposition cutoff); children within the tables are exact
+//! values, never searched.
+
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::time::Instant;
+
+use arrayvec::ArrayVec;
+use granary_rules::{Position, Rules};
+use granary_tables::{Layer, TableError, TableSet};
+use rayon::prelude::*;
+
+use crate::tt::{Entry, TranspositionTable};
+
+/// Why a solve cannot run.
+#[derive(Debug, thiserror::Error)]
+pub enum SolverError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+}
+
+/// The result of solving a position.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The value for the player to move (net score of the seeds on the board).
+    pub value: i32,
+    /// Root moves (lanes) with their values: exact for all with `all_moves`, otherwise exact for
+    /// the best and an upper bound (`<=`) for the others, flagged by `exact`.
+    pub moves: Vec<RootMove>,
+    /// A principal variation, lanes, to the end of the game.
+    pub pv: Vec<usize>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// A root move's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    pub lane: usize,
+    pub value: i32,
+    /// Whether `value` is exact; if not, the move's value is at most `value`.
+    pub exact: bool,
+}
+
+/// A child of a node, with what the move gains and whether the mover moves again.
+#[derive(Clone, Copy)]
+struct Child {
+    lane: usize,
+    pos: Position,
+    gain: i32,
+    again: bool,
+}
+
+impl Child {
+    /// The child's window for the parent's `(alpha, beta)`, and back.
+    #[inline]
+    fn window(&self, alpha: i32, beta: i32) -> (i32, i32) {
+        if self.again {
+            (alpha - self.gain, beta - self.gain)
+        } else {
+            (self.gain - beta, self.gain - alpha)
+        }
+    }
+
+    #[inline]
+    fn option(&self, child_value: i32) -> i32 {
+        if self.again {
+            self.gain + child_value
+        } else {
+            self.gain - child_value
+        }
+    }
+}
+
+/// A solver for one game, with tables for positions of at most `table_seeds` seeds.
+#[derive(Debug)]
+pub struct Solver<'t, R> {
+    rules: R,
+    layers: Vec<&'t Layer>,
+    tt: TranspositionTable,
+    nodes: AtomicU64,
+}
+
+const NO_MOVE: u8 = 0xff;
+
+impl<'t, R: Rules> Solver<'t, R> {
+    /// A solver using layers `0..=table_seeds` of `tables` (opened and checked now) and a
+    /// transposition table of `hash_mb` MiB.
+    ///
+    /// # Errors
+    /// If a layer is missing or bad.
+    pub fn new(
+        rules: R,
+        tables: Option<(&'t TableSet, u32)>,
+        hash_mb: usize,
+    ) -> Result<Self, SolverError> {
+        let layers = match tables {
+            Some((set, max)) => (0..=max).map(|n| set.layer(n)).collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
+        Ok(Solver {
+            rules,
+            layers,
+            tt: TranspositionTable::new(hash_mb),
+            nodes: AtomicU64::new(0),
+        })
+    }
+
+    /// The exact value of a position within the tables, if it is.
+    #[inline]
+    fn table_value(&self, pos: &Position, seeds: u32) -> Option<i32> {
+        let layer = self.layers.get(seeds as usize)?;
+        let index = layer.index();
+        index
+            .contains(pos.board)
+            .then(|| i32::from(layer.value(index.rank(pos.board))))
+    }
+
+    fn terminal_value(&self, pos: &Position) -> i32 {
+        granary_tables::probe::terminal_value(&self.rules, pos)
+    }
+
+    fn children(&self, pos: &Position) -> ArrayVec<Child, 8> {
+        self.rules
+            .legal_moves(pos)
+            .iter()
+            .map(|lane| {
+                let child = self.rules.play(pos, lane);
+                let again = child.to_move == pos.to_move;
+                let gained = if again {
+                    child.stores[0]
+                } else {
+                    child.stores[1]
+                };
+                Child {
+                    lane,
+                    pos: child,
+                    gain: i32::from(gained) - i32::from(pos.stores[0]),
+                    again,
+                }
+            })
+            .collect()
+    }
+
+    /// Fail-soft alpha-beta; see the module documentation for the contract. `nodes` counts the
+    /// positions visited.
+    pub fn alphabeta(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+        debug_assert!(alpha < beta);
+        *nodes += 1;
+        let m = self.rules.pits();
+        let seeds = pos.board.seeds(m);
+        if let Some(v) = self.table_value(pos, seeds) {
+            return v;
+        }
+        let n = seeds as i32;
+        let mut children = self.children(pos);
+        if children.is_empty() {
+            return self.terminal_value(pos);
+        }
+        // Futility: the value lies in -n..=n.
+        if alpha >= n {
+            return n;
+        }
+        if beta <= -n {
+            return -n;
+        }
+        let (mut lower, mut upper) = (-n, n);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.get(pos.board) {
+            lower = lower.max(i32::from(e.lower));
+            upper = upper.min(i32::from(e.upper));
+            if lower >= beta || lower == upper {
+                return lower;
+            }
+            if upper <= alpha {
+                return upper;
+            }
+            tt_move = e.best.unwrap_or(NO_MOVE);
+        }
+        // Enhanced transposition cutoff: a child whose known bound already refutes the window.
+        // (Measured on Kalah(6,4): probing at every node visits 27% fewer nodes than probing
+        // only 6 or more seeds above the tables, and takes less time.)
+        for child in &children {
+            let child_seeds = child.pos.board.seeds(m);
+            let bound = match self.table_value(&child.pos, child_seeds) {
+                Some(v) => Some((v, v)),
+                None => self
+                    .tt
+                    .get(child.pos.board)
+                    .map(|e| (i32::from(e.lower), i32::from(e.upper))),
+            };
+            if let Some((lo, hi)) = bound {
+                let at_least = if child.again {
+                    child.gain + lo
+                } else {
+                    child.gain - hi
+                };
+                if at_least >= beta {
+                    return at_least;
+                }
+            }
+        }
+        // Order: the stored best move, then moves that move again, then by gain, then lanes
+        // nearest the store.
+        children.sort_by_key(|c| {
+            (
+                std::cmp::Reverse((c.lane as u8 == tt_move, c.again, c.gain)),
+                std::cmp::Reverse(c.lane),
+            )
+        });
+        let before = *nodes;
+        let mut best = i32::MIN;
+        let mut best_lane = NO_MOVE;
+        let mut a = alpha;
+        for child in &children {
+            let (lo, hi) = child.window(a, beta);
+            let option = child.option(self.alphabeta(&child.pos, lo, hi, nodes));
+            if option > best {
+                best = option;
+                best_lane = child.lane as u8;
+            }
+            a = a.max(best);
+            if a >= beta {
+                break;
+            }
+        }
+        let (new_lower, new_upper) = if best <= alpha {
+            (lower, best.min(upper))
+        } else if best >= beta {
+            (best.max(lower), upper)
+        } else {
+            (best, best)
+        };
+        let work = (64 - (*nodes - before).leading_zeros()) as u8;
+        self.tt.put(
+            pos.board,
+            Entry {
+                lower: new_lower as i8,
+                upper: new_upper as i8,
+                best: Some(best_lane),
+                work,
+            },
+        );
+        best
+    }
+
+    /// The exact value by MTD(f), starting from `guess`.
+    ///
+    /// Every seed ends in a store, so a value `v` for `n` seeds on the board has the parity of `n`
+    /// (`v = 2 * mover's share - n`); the bounds keep that parity and each test skips the values
+    /// that cannot occur.
+    pub fn mtdf(&self, pos: &Position, guess: i32, nodes: &mut u64) -> i32 {
+        let n = pos.board.seeds(self.rules.pits()) as i32;
+        let (mut lower, mut upper) = (-n, n);
+        let mut g = guess.clamp(-n, n);
+        if (g - n) % 2 != 0 {
+            g += 1;
+        }
+        while lower < upper {
+            let beta = if g == lower { g + 2 } else { g };
+            g = self.alphabeta(pos, beta - 1, beta, nodes);
+            if g < beta {
+                upper = g;
+            } else {
+                lower = g;
+            }
+        }
+        g
+    }
+
+    /// The exact value of a child, seen from its parent.
+    fn option_value(&self, child: &Child, nodes: &mut u64) -> i32 {
+        child.option(self.mtdf(&child.pos, 0, nodes))
+    }
+
+    /// Solves `pos`: its value, root move values (all exact with `all_moves`), a principal
+    /// variation, nodes and time. Root moves are searched in parallel on rayon's threads.
+    pub fn solve(&self, pos: &Position, all_moves: bool) -> Solution {
+        let started = Instant::now();
+        self.nodes.store(0, Relaxed);
+        let mut children = self.children(pos);
+        children.sort_by_key(|c| {
+            (
+                std::cmp::Reverse((c.again, c.gain)),
+                std::cmp::Reverse(c.lane),
+            )
+        });
+        let best = AtomicI32::new(i32::MIN);
+        let mut moves: Vec<RootMove> = children
+            .par_iter()
+            .with_max_len(1)
+            .map(|child| {
+                let mut nodes = 0;
+                let result = if all_moves {
+                    RootMove {
+                        lane: child.lane,
+                        value: self.option_value(child, &mut nodes),
+                        exact: true,
+                    }
+                } else {
+                    // Only a move that beats the best so far needs its exact value.
+                    let bar = best.load(Relaxed);
+                    let beats = bar == i32::MIN || {
+                        let (lo, hi) = child.window(bar, bar + 1);
+                        child.option(self.alphabeta(&child.pos, lo, hi, &mut nodes)) > bar
+                    };
+                    if beats {
+                        RootMove {
+                            lane: child.lane,
+                            value: self.option_value(child, &mut nodes),
+                            exact: true,
+                        }
+                    } else {
+                        RootMove {
+                            lane: child.lane,
+                            value: bar,
+                            exact: false,
+                        }
+                    }
+                };
+                if result.exact {
+                    best.fetch_max(result.value, Relaxed);
+                }
+                self.nodes.fetch_add(nodes, Relaxed);
+                result
+            })
+            .collect();
+        moves.sort_by_key(|r| r.lane);
+        let value = match moves.iter().filter(|r| r.exact).map(|r| r.value).max() {
+            Some(v) => v,
+            None => self.value(pos),
+        };
+        // An inexact move was bounded by a bar no higher than the final best: it is no better.
+        let pv = self.principal_variation(*pos, value);
+        Solution {
+            value,
+            moves,
+            pv,
+            nodes: self.nodes.load(Relaxed),
+            seconds: started.elapsed().as_secs_f64(),
+        }
+    }
+
+    /// The exact value of any position (tables, terminal, or search).
+    pub fn value(&self, pos: &Position) -> i32 {
+        let mut nodes = 0;
+        let v = match self.table_value(pos, pos.board.seeds(self.rules.pits())) {
+            Some(v) => v,
+            None if self.rules.legal_moves(pos).is_empty() => self.terminal_value(pos),
+            None => self.mtdf(pos, 0, &mut nodes),
+        };
+        self.nodes.fetch_add(nodes, Relaxed);
+        v
+    }
+
+    /// Best moves from `pos` (worth `value`) to the end of the game: at each position the first
+    /// move, in the solver's order, whose exact value equals the position's.
+    pub fn principal_variation(&self, mut pos: Position, mut value: i32) -> Vec<usize> {
+        let mut pv = Vec::new();
+        loop {
+            let mut children = self.children(&pos);
+            if children.is_empty() {
+                return pv;
+            }
+            let tt_move = self
+                .tt
+                .get(pos.board)
+                .and_then(|e| e.best)
+                .map_or(usize::MAX, usize::from);
+            children.sort_by_key(|c| (c.lane != tt_move, c.lane));
+            let Some((child, child_value)) = children.iter().find_map(|c| {
+                let v = c.option(self.value(&c.pos));
+                (v == value).then_some((c, v))
+            }) else {
+                unreachable!("some move attains the position's value")
+            };
+            pv.push(child.lane);
+            value = if child.again {
+                child_value - child.gain
+            } else {
+                child.gain - child_value
+            };
+            pos = child.pos;
+        }
+    }
+}

@@ -1,0 +1,133 @@
+//! The solver against independent values: a plain minimax on the reference rules for small Kalah
+//! games, and full tables for random positions searched with a lower table horizon.
+
+use std::collections::HashMap;
+
+use granary_retrograde::{BuildOptions, build_layers};
+use granary_rules::reference::{RefPosition, Reference};
+use granary_rules::{Board, Capture, Game, Kalah, Position, Rules, Side, Sweep, Variant};
+use granary_search::Solver;
+use granary_tables::{TableKind, TableSet};
+
+/// Plain minimax with memo on the reference rules: the mover's final lead from here (stores
+/// included), so it shares no convention with the solver either.
+fn minimax(reference: &Reference, pos: &RefPosition, memo: &mut HashMap<RefPosition, i32>) -> i32 {
+    if let Some(&v) = memo.get(pos) {
+        return v;
+    }
+    let me = usize::from(pos.to_move == Side::North);
+    let moves = reference.legal_moves(pos);
+    let value = if moves.is_empty() {
+        let fin = reference.outcome(pos).unwrap();
+        fin[me] as i32 - fin[1 - me] as i32
+    } else {
+        moves
+            .into_iter()
+            .map(|pit| {
+                let child = reference.play(pos, pit);
+                let v = minimax(reference, &child, memo);
+                if child.to_move == pos.to_move { v } else { -v }
+            })
+            .max()
+            .unwrap()
+    };
+    memo.insert(pos.clone(), value);
+    value
+}
+
+const GAMES: [Game; 4] = [
+    Game::Kalah {
+        capture: Capture::Empty,
+        sweep: Sweep::Owner,
+    },
+    Game::Kalah {
+        capture: Capture::Standard,
+        sweep: Sweep::Owner,
+    },
+    Game::Kalah {
+        capture: Capture::Empty,
+        sweep: Sweep::Emptied,
+    },
+    Game::Kalah {
+        capture: Capture::Standard,
+        sweep: Sweep::Emptied,
+    },
+];
+
+fn kalah(game: Game, m: usize) -> Kalah {
+    let Game::Kalah { capture, sweep } = game else {
+        unreachable!()
+    };
+    Kalah::new(m, capture, sweep)
+}
+
+#[test]
+fn small_kalah_start_positions_against_minimax() {
+    for game in GAMES {
+        for m in 1..=4 {
+            for n in 1..=(9 / m as u32).min(4) {
+                let variant = Variant::new(game, m, n).unwrap();
+                let reference = Reference::new(game, m);
+                let expected = minimax(&reference, &reference.start(n), &mut HashMap::new());
+                let solver = Solver::new(kalah(game, m), None, 8).unwrap();
+                let solution = solver.solve(&variant.start(), true);
+                assert_eq!(solution.value, expected, "{variant}");
+                // Every root move exact, and the principal variation plays out to the value.
+                for root in &solution.moves {
+                    let child = reference.play(&reference.start(n), root.lane);
+                    let v = minimax(&reference, &child, &mut HashMap::new());
+                    let v = if child.to_move == Side::South { v } else { -v };
+                    assert_eq!(root.value, v, "{variant} move {}", root.lane + 1);
+                }
+                let rules = kalah(game, m);
+                let mut pos = variant.start();
+                for &lane in &solution.pv {
+                    pos = rules.play(&pos, lane);
+                }
+                let outcome = rules.outcome(&pos).expect("the pv ends the game");
+                let [s, north] = pos.absolute(outcome.stores).map(|x| x as i32);
+                assert_eq!(s - north, expected, "{variant}: pv result");
+            }
+        }
+    }
+}
+
+#[test]
+fn random_positions_against_full_tables() {
+    for game in [GAMES[0], GAMES[3]] {
+        let dir = tempfile::tempdir().unwrap();
+        let kind = TableKind { game, pits: 6 };
+        build_layers(
+            dir.path(),
+            kind,
+            12,
+            BuildOptions {
+                threads: Some(2),
+                quiet: true,
+            },
+            |_| {},
+        )
+        .unwrap();
+        let set = TableSet::new(dir.path(), kind);
+        let solver = Solver::new(kalah(game, 6), Some((&set, 5)), 16).unwrap();
+        let mut x = 0x2545_F491_4F6C_DD1Du64;
+        for _ in 0..60 {
+            let mut pits = [0u8; 12];
+            for _ in 0..12 {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                pits[(x % 12) as usize] += 1;
+            }
+            let board = Board::from_sides(&pits[..6], &pits[6..]);
+            let pos = Position {
+                board,
+                stores: [3, 7],
+                to_move: Side::North,
+            };
+            let expected = i32::from(set.probe(board).unwrap().unwrap());
+            let solution = solver.solve(&pos, false);
+            assert_eq!(solution.value, expected, "{} {pits:?}", kind.name());
+        }
+    }
+}
