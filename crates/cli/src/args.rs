@@ -31,6 +31,8 @@ pub enum Command {
     Info(InfoArgs),
     /// Solve a position (default: the start) exactly: value, final score, moves, a principal variation.
     Solve(SolveArgs),
+    /// Play against perfect play in the terminal (hint, undo, quit).
+    Play(PlayArgs),
 }
 
 #[derive(Args, Debug)]
@@ -149,6 +151,23 @@ pub struct SolveArgs {
     /// One JSON object (a list with --family).
     #[arg(long)]
     pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// The side you play: south (moves first) or north.
+    #[arg(long, default_value = "south")]
+    pub side: String,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 512)]
+    pub hash: usize,
+    /// Kalah: tables up to this many seeds on the board [default: by board size].
+    #[arg(long)]
+    pub table_seeds: Option<u32>,
+    #[command(flatten)]
+    pub dir: DirArgs,
 }
 
 #[derive(Args, Debug)]

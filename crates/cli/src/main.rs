@@ -8,6 +8,7 @@ mod draw;
 mod error;
 mod info;
 mod perft;
+mod play;
 mod query;
 mod show;
 mod solve;
@@ -55,6 +56,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => verify::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Play(args) => play::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

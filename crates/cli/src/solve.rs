@@ -22,17 +22,17 @@ use crate::error::{CliError, CliResult};
 /// Positions the on-the-fly Kalah tables may hold (all layers together).
 const KALAH_TABLE_BUDGET: u64 = 12_000_000;
 /// Positions the on-the-fly Oware tables may hold before `solve` asks for an explicit build.
-const OWARE_TABLE_BUDGET: u64 = 1_500_000_000;
+pub const OWARE_TABLE_BUDGET: u64 = 1_500_000_000;
 
 /// Positions in layers `0..=max` of a kind.
-fn table_positions(kind: TableKind, max: u32) -> u64 {
+pub fn table_positions(kind: TableKind, max: u32) -> u64 {
     (0..=max)
         .map(|n| LayerIndex::new(kind.pits, n, kind.reduced()).map_or(u64::MAX, |i| i.size()))
         .sum()
 }
 
 /// The default Kalah horizon: the largest whose tables fit the budget.
-fn default_kalah_tables(kind: TableKind) -> u32 {
+pub fn default_kalah_tables(kind: TableKind) -> u32 {
     (0..=granary_index::MAX_LAYER_SEEDS)
         .take_while(|&n| table_positions(kind, n) <= KALAH_TABLE_BUDGET)
         .last()
@@ -40,13 +40,14 @@ fn default_kalah_tables(kind: TableKind) -> u32 {
 }
 
 /// Builds layers `0..=max` if any is missing, saying so on the terminal.
-fn ensure_tables(
-    args: &SolveArgs,
+pub fn ensure_tables(
+    root: &std::path::Path,
+    threads: Option<usize>,
     kind: TableKind,
     max: u32,
     quiet: bool,
 ) -> Result<TableSet, CliError> {
-    let root = args.dir.resolve();
+    let root = root.to_path_buf();
     let set = TableSet::new(&root, kind);
     if set.complete_up_to().is_none_or(|n| n < max) {
         if !quiet {
@@ -57,16 +58,7 @@ fn ensure_tables(
                 set.dir().display()
             );
         }
-        build_layers(
-            &root,
-            kind,
-            max,
-            BuildOptions {
-                threads: args.threads,
-                quiet,
-            },
-            |_| {},
-        )?;
+        build_layers(&root, kind, max, BuildOptions { threads, quiet }, |_| {})?;
     }
     Ok(set)
 }
@@ -104,7 +96,7 @@ fn solve_one(
                 .table_seeds
                 .unwrap_or_else(|| default_kalah_tables(kind))
                 .min(seeds);
-            let set = ensure_tables(args, kind, horizon, quiet)?;
+            let set = ensure_tables(&args.dir.resolve(), args.threads, kind, horizon, quiet)?;
             let table_seconds = started.elapsed().as_secs_f64();
             let granary_rules::Engine::Kalah(rules) = kind.engine() else {
                 unreachable!()
@@ -131,7 +123,7 @@ fn solve_one(
                     variant.game.options().trim_start_matches("rules=")
                 )));
             }
-            let set = ensure_tables(args, kind, seeds, quiet)?;
+            let set = ensure_tables(&args.dir.resolve(), args.threads, kind, seeds, quiet)?;
             let table_seconds = started.elapsed().as_secs_f64();
             let solution = from_tables(&set, &kind.engine(), &pos)?;
             Ok(Report {
@@ -147,7 +139,11 @@ fn solve_one(
 
 /// A solution read from complete tables: every root move exact, the best moves to the end or into
 /// a cycle.
-fn from_tables<R: Rules>(set: &TableSet, rules: &R, pos: &Position) -> Result<Solution, CliError> {
+pub fn from_tables<R: Rules>(
+    set: &TableSet,
+    rules: &R,
+    pos: &Position,
+) -> Result<Solution, CliError> {
     let started = Instant::now();
     let value = position_value(set, rules, pos)?;
     let mut moves = Vec::new();

@@ -262,3 +262,72 @@ fn build_and_query_errors() {
     );
     assert!(fails(&["verify", "--dir", d]).contains("no table files"));
 }
+
+#[test]
+fn solve_small_games_and_play_against_perfect_play() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    // Kalah(4,3): search with tables built on the fly; the value matches the family table's.
+    let out = ok(&[
+        "solve",
+        "kalah",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--dir",
+        d,
+        "--all-moves",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let best = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["value"].as_i64().unwrap())
+        .max()
+        .unwrap();
+    assert_eq!(v["value"].as_i64().unwrap(), best);
+    let family = ok(&[
+        "solve",
+        "kalah",
+        "--family",
+        "4..4x3..3",
+        "--dir",
+        d,
+        "--json",
+    ]);
+    let rows: serde_json::Value = serde_json::from_str(&family).unwrap();
+    assert_eq!(rows[0]["value"], v["value"]);
+    // Oware(3,2): from complete tables; agrees with a query of the same tables.
+    let out = ok(&[
+        "solve", "oware", "--pits", "3", "--seeds", "2", "--dir", d, "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let q = ok(&["query", "oware", "2,2,2/2,2,2", "--dir", d, "--json"]);
+    let q: serde_json::Value = serde_json::from_str(&q).unwrap();
+    assert_eq!(v["value"], q["value"]);
+    // A person: bad input is answered, hint and undo work, and the game can be left.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_granary"))
+        .args(["play", "kalah", "--pits", "3", "--seeds", "2", "--dir", d])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"x\n9\nhint\n2\nundo\n1\nquit\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("'x' is not a pit number"), "{text}");
+    assert!(text.contains("pit 9 does not exist"), "{text}");
+    assert!(text.contains("move values for you: 1:"), "{text}");
+    assert!(text.contains("granary plays"), "{text}");
+}

@@ -158,7 +158,7 @@ pub fn build_layer(set: &TableSet, seeds: u32, quiet: bool) -> Result<LayerRepor
     let mut writer = LayerWriter::create(&path, kind, seeds, index.size())?;
     let bar = progress_bar(quiet, &kind, seeds, index.size());
     match kind.engine() {
-        Engine::Kalah(rules) => solve_layer(&rules, &index, &lower, writer.entries(), &bar),
+        Engine::Kalah(rules) => solve_acyclic_layer(&rules, &index, &lower, writer.entries(), &bar),
         Engine::Oware(rules) => solve_layer(&rules, &index, &lower, writer.entries(), &bar),
     }
     bar.finish_and_clear();
@@ -279,6 +279,99 @@ fn solve_layer<R: Rules>(
             }
         }
     });
+}
+
+/// Fills `values` for a game whose moves within a layer never come back to a position (Kalah):
+/// each value is the best of its moves, children within the layer computed first by recursion.
+///
+/// Why there is no cycle: a Kalah move that stays in the layer sows its seeds into the mover's
+/// own following pits, short of the store, so `sum over both rows of (pit number x seeds)` grows
+/// with every such move. Recursion depth is bounded by that sum's range.
+fn solve_acyclic_layer<R: Rules>(
+    rules: &R,
+    index: &LayerIndex,
+    lower: &Lower<'_>,
+    values: &[AtomicI8],
+    bar: &ProgressBar,
+) {
+    let layer = AcyclicLayer {
+        rules,
+        index,
+        lower,
+        values,
+    };
+    pieces(index.size()).for_each(|(first, end)| {
+        values[first as usize..end as usize]
+            .iter()
+            .for_each(|v| v.store(UNKNOWN, Relaxed));
+    });
+    pieces(index.size()).for_each(|(first, end)| {
+        for (i, board) in (first..end).zip(index.iter_from(first)) {
+            if values[i as usize].load(Relaxed) == UNKNOWN {
+                let v = layer.value(board);
+                values[i as usize].store(v, Relaxed);
+            }
+        }
+        bar.inc(end - first);
+    });
+}
+
+/// A value byte not yet computed (no value reaches -128: layers hold at most 64 seeds).
+const UNKNOWN: i8 = i8::MIN;
+
+/// An acyclic layer being solved.
+struct AcyclicLayer<'a, R> {
+    rules: &'a R,
+    index: &'a LayerIndex,
+    lower: &'a Lower<'a>,
+    values: &'a [AtomicI8],
+}
+
+impl<R: Rules> AcyclicLayer<'_, R> {
+    /// The value of a position of the layer; children in the layer are computed and stored first.
+    /// Threads may compute the same child at once: they store the same value.
+    fn value(&self, board: Board) -> i8 {
+        let rules = self.rules;
+        let m = rules.pits();
+        let n = self.index.seeds();
+        let pos = Position {
+            board,
+            stores: [0, 0],
+            to_move: Side::South,
+        };
+        let moves = rules.legal_moves(&pos);
+        if moves.is_empty() {
+            let outcome = rules
+                .outcome(&pos)
+                .expect("no legal move means the game is over");
+            return (outcome.stores[0] as i32 - outcome.stores[1] as i32) as i8;
+        }
+        let mut best = i32::MIN;
+        for lane in moves.iter() {
+            let child = rules.play(&pos, lane);
+            let seeds = child.board.seeds(m);
+            let value = if child.to_move == Side::South {
+                i32::from(child.stores[0]) + self.lower_value(child.board, seeds)
+            } else if seeds == n {
+                let c = self.index.rank(child.board) as usize;
+                let mut v = self.values[c].load(Relaxed);
+                if v == UNKNOWN {
+                    v = self.value(child.board);
+                    self.values[c].store(v, Relaxed);
+                }
+                -i32::from(v)
+            } else {
+                i32::from(child.stores[1]) - self.lower_value(child.board, seeds)
+            };
+            best = best.max(value);
+        }
+        best as i8
+    }
+
+    fn lower_value(&self, board: Board, seeds: u32) -> i32 {
+        let layer = self.lower.layers[seeds as usize];
+        i32::from(layer.value(layer.index().rank(board)))
+    }
 }
 
 /// A layer being solved: its rules, index, values (best exits until resolved) and work bytes.

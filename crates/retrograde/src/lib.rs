@@ -28,6 +28,10 @@
 //!    work is proportional to the layer's moves, not to the number of values times sweeps.
 //! 3. What is still unresolved can force neither side above 0: it is worth 0 (endless play).
 //!
+//! Kalah layers have no cycles (a move that stays in a layer sows into the mover's own following
+//! pits, so `sum of pit number x seeds` grows): they are solved by one memoized recursion instead,
+//! each position the best of its moves.
+//!
 //! The value assigned in phase `t` does not depend on the order in which threads find it, so the
 //! files are byte-identical for any thread count.
 //!
