@@ -1,10 +1,8 @@
 //! `granary query`: perfect play in a position from the tables.
 
-use std::collections::HashSet;
-
+use granary_rules::Rules;
 use granary_rules::notation::format_position;
-use granary_rules::{Position, Rules};
-use granary_tables::probe::{move_value, position_value};
+use granary_tables::probe::{move_value, position_value, principal_variation};
 use granary_tables::{TableKind, TableSet};
 use serde_json::json;
 
@@ -54,7 +52,8 @@ pub fn run(args: &QueryArgs) -> CliResult {
         )));
     }
     let best: Vec<usize> = moves.iter().filter(|m| m.1 == value).map(|m| m.0).collect();
-    let (pv, cycle) = principal_variation(&set, &engine, pos)?;
+    let (pv, cycle) = principal_variation(&set, &engine, pos, PV_LIMIT)?;
+    let pv: Vec<usize> = pv.iter().map(|l| l + 1).collect();
 
     // Final stores: the mover takes (n + value) / 2 of the n seeds on the board.
     let n = i64::from(seeds);
@@ -115,33 +114,4 @@ pub fn run(args: &QueryArgs) -> CliResult {
         }
     );
     Ok(())
-}
-
-/// Best moves (the lowest pit among equals) until the game ends or a position repeats.
-fn principal_variation<R: Rules>(
-    set: &TableSet,
-    rules: &R,
-    mut pos: Position,
-) -> Result<(Vec<usize>, bool), CliError> {
-    let mut pv = Vec::new();
-    let mut seen = HashSet::new();
-    while pv.len() < PV_LIMIT {
-        if !seen.insert(pos) {
-            return Ok((pv, true));
-        }
-        let value = position_value(set, rules, &pos)?;
-        let mut chosen = None;
-        for lane in rules.legal_moves(&pos).iter() {
-            if move_value(set, rules, &pos, lane)? == value {
-                chosen = Some(lane);
-                break;
-            }
-        }
-        let Some(lane) = chosen else {
-            return Ok((pv, false));
-        };
-        pv.push(lane + 1);
-        pos = rules.play(&pos, lane);
-    }
-    Ok((pv, false))
 }

@@ -12,7 +12,7 @@ use granary_rules::notation::format_position;
 use granary_rules::{Game, Position, Rules, Variant};
 use granary_search::solver::RootMove;
 use granary_search::{Solution, Solver};
-use granary_tables::probe::{move_value, position_value};
+use granary_tables::probe::{move_value, position_value, principal_variation};
 use granary_tables::{TableKind, TableSet};
 use serde_json::json;
 
@@ -154,22 +154,7 @@ pub fn from_tables<R: Rules>(
             exact: true,
         });
     }
-    let mut pv = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let mut p = *pos;
-    while pv.len() < 400 && seen.insert(p) {
-        let v = position_value(set, rules, &p)?;
-        let mut next = None;
-        for lane in rules.legal_moves(&p).iter() {
-            if move_value(set, rules, &p, lane)? == v {
-                next = Some(lane);
-                break;
-            }
-        }
-        let Some(lane) = next else { break };
-        pv.push(lane);
-        p = rules.play(&p, lane);
-    }
+    let (pv, _) = principal_variation(set, rules, *pos, 400)?;
     Ok(Solution {
         value,
         moves,

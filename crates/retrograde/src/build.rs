@@ -5,7 +5,8 @@ use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
 use granary_index::LayerIndex;
-use granary_rules::{Board, Engine, Position, Rules, Side};
+use granary_rules::{Board, Engine, Position, Rules};
+use granary_tables::probe::terminal_value;
 use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
@@ -71,6 +72,14 @@ fn prefetch<T>(x: &T) {
 /// The finished lower layers, checked and mapped.
 struct Lower<'a> {
     layers: Vec<&'a Layer>,
+}
+
+impl Lower<'_> {
+    #[inline]
+    fn value(&self, board: Board, seeds: u32) -> i32 {
+        let layer = self.layers[seeds as usize];
+        i32::from(layer.value(layer.index().rank(board)))
+    }
 }
 
 /// A move out of the layer, or a finished game's value.
@@ -334,43 +343,35 @@ impl<R: Rules> AcyclicLayer<'_, R> {
         let rules = self.rules;
         let m = rules.pits();
         let n = self.index.seeds();
-        let pos = Position {
-            board,
-            stores: [0, 0],
-            to_move: Side::South,
-        };
+        let pos = Position::of_board(board);
         let moves = rules.legal_moves(&pos);
         if moves.is_empty() {
-            let outcome = rules
-                .outcome(&pos)
-                .expect("no legal move means the game is over");
-            return (outcome.stores[0] as i32 - outcome.stores[1] as i32) as i8;
+            return terminal_value(rules, &pos) as i8;
         }
         let mut best = i32::MIN;
         for lane in moves.iter() {
             let child = rules.play(&pos, lane);
             let seeds = child.board.seeds(m);
-            let value = if child.to_move == Side::South {
-                i32::from(child.stores[0]) + self.lower_value(child.board, seeds)
-            } else if seeds == n {
+            let (gain, again) = pos.move_gain(&child);
+            let child_value = if seeds == n {
+                // Within the layer (never another move: that puts a seed in the store).
                 let c = self.index.rank(child.board) as usize;
                 let mut v = self.values[c].load(Relaxed);
                 if v == UNKNOWN {
                     v = self.value(child.board);
                     self.values[c].store(v, Relaxed);
                 }
-                -i32::from(v)
+                i32::from(v)
             } else {
-                i32::from(child.stores[1]) - self.lower_value(child.board, seeds)
+                self.lower.value(child.board, seeds)
             };
-            best = best.max(value);
+            best = best.max(if again {
+                gain + child_value
+            } else {
+                gain - child_value
+            });
         }
         best as i8
-    }
-
-    fn lower_value(&self, board: Board, seeds: u32) -> i32 {
-        let layer = self.lower.layers[seeds as usize];
-        i32::from(layer.value(layer.index().rank(board)))
     }
 }
 
@@ -390,33 +391,22 @@ impl<R: Rules> LayerState<'_, R> {
         let rules = self.rules;
         let m = rules.pits();
         let n = self.index.seeds();
-        let pos = Position {
-            board,
-            stores: [0, 0],
-            to_move: Side::South,
-        };
+        let pos = Position::of_board(board);
         let moves = rules.legal_moves(&pos);
         if moves.is_empty() {
-            let outcome = rules
-                .outcome(&pos)
-                .expect("no legal move means the game is over");
-            let value = outcome.stores[0] as i32 - outcome.stores[1] as i32;
-            exits.push(Exit::Final(value));
+            exits.push(Exit::Final(terminal_value(rules, &pos)));
             return 0;
         }
         let mut count = 0u8;
         for lane in moves.iter() {
             let child = rules.play(&pos, lane);
             let seeds = child.board.seeds(m);
-            let (gain, sign) = if child.to_move == Side::South {
-                // Another move: the same player goes on in a lower layer.
-                (i32::from(child.stores[0]), 1)
-            } else if seeds == n {
-                count += 1;
+            let (gain, again) = pos.move_gain(&child);
+            if seeds == n {
+                count += 1; // within the layer, the other player to move
                 continue;
-            } else {
-                (i32::from(child.stores[1]), -1)
-            };
+            }
+            let sign = if again { 1 } else { -1 };
             let layer = lower.layers[seeds as usize];
             let rank = layer.index().rank(child.board);
             prefetch(&layer.data()[rank as usize]);

@@ -56,11 +56,7 @@ pub fn for_each_parent<R: Rules>(
             if index.reduced() && !has_empty_opponent_pit(board, m) {
                 continue;
             }
-            let pos = Position {
-                board,
-                stores: [0, 0],
-                to_move: Side::South,
-            };
+            let pos = Position::of_board(board);
             if !rules.is_legal(&pos, origin) {
                 continue;
             }

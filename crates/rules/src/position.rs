@@ -94,6 +94,32 @@ impl Position {
         }
     }
 
+    /// What the mover of `self` gained by the move that led to `child`, and whether they move
+    /// again. A move's value is `gain + value(child)` when they do, `gain - value(child)` when
+    /// the other player moves next (the value convention of tables and search).
+    #[inline]
+    #[must_use]
+    pub fn move_gain(&self, child: &Position) -> (i32, bool) {
+        let again = child.to_move == self.to_move;
+        let store = if again {
+            child.stores[0]
+        } else {
+            child.stores[1]
+        };
+        (i32::from(store) - i32::from(self.stores[0]), again)
+    }
+
+    /// The position a table entry stands for: `board` with empty stores, South to move.
+    #[inline]
+    #[must_use]
+    pub fn of_board(board: Board) -> Position {
+        Position {
+            board,
+            stores: [0, 0],
+            to_move: Side::South,
+        }
+    }
+
     /// Final stores `[mover, opponent]` when each player takes the seeds on their own side.
     #[must_use]
     pub fn swept_to_owners(&self, m: usize) -> [u32; 2] {

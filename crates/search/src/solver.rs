@@ -139,16 +139,11 @@ impl<'t, R: Rules> Solver<'t, R> {
             .iter()
             .map(|lane| {
                 let child = self.rules.play(pos, lane);
-                let again = child.to_move == pos.to_move;
-                let gained = if again {
-                    child.stores[0]
-                } else {
-                    child.stores[1]
-                };
+                let (gain, again) = pos.move_gain(&child);
                 Child {
                     lane,
                     pos: child,
-                    gain: i32::from(gained) - i32::from(pos.stores[0]),
+                    gain,
                     again,
                 }
             })

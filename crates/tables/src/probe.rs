@@ -57,9 +57,44 @@ pub fn move_value<R: Rules>(
 ) -> Result<i32, TableError> {
     let child = rules.play(pos, lane);
     let child_value = position_value(set, rules, &child)?;
-    Ok(if child.to_move == pos.to_move {
-        i32::from(child.stores[0]) - i32::from(pos.stores[0]) + child_value
+    let (gain, again) = pos.move_gain(&child);
+    Ok(if again {
+        gain + child_value
     } else {
-        i32::from(child.stores[1]) - i32::from(pos.stores[0]) - child_value
+        gain - child_value
     })
+}
+
+/// Best moves from `pos` (the lowest pit among equals) until the game ends, a position repeats
+/// (`true`: endless play) or `limit` moves are played.
+///
+/// # Errors
+/// If a needed layer is missing or unusable.
+pub fn principal_variation<R: Rules>(
+    set: &TableSet,
+    rules: &R,
+    mut pos: Position,
+    limit: usize,
+) -> Result<(Vec<usize>, bool), TableError> {
+    let mut pv = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while pv.len() < limit {
+        if !seen.insert(pos) {
+            return Ok((pv, true));
+        }
+        let value = position_value(set, rules, &pos)?;
+        let mut chosen = None;
+        for lane in rules.legal_moves(&pos).iter() {
+            if move_value(set, rules, &pos, lane)? == value {
+                chosen = Some(lane);
+                break;
+            }
+        }
+        let Some(lane) = chosen else {
+            return Ok((pv, false));
+        };
+        pv.push(lane);
+        pos = rules.play(&pos, lane);
+    }
+    Ok((pv, false))
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use granary_rules::{Position, Rules, Side};
+use granary_rules::{Position, Rules};
 
 use crate::error::TableError;
 use crate::format::TableKind;
@@ -68,11 +68,7 @@ pub fn verify_layer(set: &TableSet, seeds: u32, sample: u64) -> Result<LayerChec
     let step = (size / sample.max(1)).max(1);
     let mut sampled = 0;
     for i in (0..size).step_by(step as usize) {
-        let pos = Position {
-            board: layer.index().unrank(i),
-            stores: [0, 0],
-            to_move: Side::South,
-        };
+        let pos = Position::of_board(layer.index().unrank(i));
         let moves = engine.legal_moves(&pos);
         let expected = if moves.is_empty() {
             terminal_value(&engine, &pos)
