@@ -28,6 +28,12 @@ pub fn run(args: &QueryArgs) -> CliResult {
     let set = TableSet::new(&args.dir.resolve(), kind);
     let engine = kind.engine();
     let seeds = pos.board.seeds(pits);
+    let limit = granary_index::MAX_LAYER_SEEDS;
+    if seeds > limit {
+        return Err(CliError(format!(
+            "this position has {seeds} seeds on the board; tables hold at most {limit}: use `granary solve`"
+        )));
+    }
     if let Err(err) = set.layer(seeds) {
         return Err(CliError(format!(
             "{err}; this position has {seeds} seeds on the board: build with `granary build {} --pits {pits}{} --max-seeds {seeds}`",

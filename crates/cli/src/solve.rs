@@ -22,6 +22,8 @@ use crate::error::{CliError, CliResult};
 /// Positions the on-the-fly Kalah tables may hold (all layers together).
 const KALAH_TABLE_BUDGET: u64 = 12_000_000;
 /// Positions the on-the-fly Oware tables may hold before `solve` asks for an explicit build.
+/// Positions beyond which Oware tables do not fit this machine's disk (one byte each, ~20 GB).
+const OWARE_TABLE_LIMIT: u64 = 20_000_000_000;
 pub const OWARE_TABLE_BUDGET: u64 = 1_500_000_000;
 
 /// Positions in layers `0..=max` of a kind.
@@ -113,6 +115,11 @@ fn solve_one(
         }
         Game::Oware { .. } => {
             let needed = table_positions(kind, seeds);
+            if needed > OWARE_TABLE_LIMIT {
+                return Err(CliError(format!(
+                    "Oware is solved from retrograde tables up to the {seeds} seeds on the board: {needed} positions, more than tables on this machine can hold ({OWARE_TABLE_LIMIT})"
+                )));
+            }
             if needed > OWARE_TABLE_BUDGET
                 && TableSet::new(&args.dir.resolve(), kind)
                     .complete_up_to()
