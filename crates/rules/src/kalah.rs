@@ -52,16 +52,6 @@ impl Kalah {
             sowing: SowTable::new(ring),
         }
     }
-
-    #[must_use]
-    pub fn capture(&self) -> Capture {
-        self.capture
-    }
-
-    #[must_use]
-    pub fn sweep(&self) -> Sweep {
-        self.sweep
-    }
 }
 
 impl Rules for Kalah {

@@ -56,11 +56,6 @@ impl Oware {
         self
     }
 
-    #[must_use]
-    pub fn rules(&self) -> OwareRules {
-        self.rules
-    }
-
     fn has_majority(&self, pos: &Position) -> bool {
         let total = pos.total_seeds(self.pits);
         2 * u32::from(pos.stores[0].max(pos.stores[1])) > total

@@ -74,14 +74,6 @@ impl TableSet {
             .then(|| layer.value(index.rank(board))))
     }
 
-    /// The layers whose files exist (not checked), lowest first.
-    #[must_use]
-    pub fn present(&self) -> Vec<u32> {
-        (0..=MAX_LAYER_SEEDS)
-            .filter(|&n| self.layer_path(n).is_file())
-            .collect()
-    }
-
     /// The largest `n` such that layers `0..=n` all exist (not checked), if layer 0 does.
     #[must_use]
     pub fn complete_up_to(&self) -> Option<u32> {
