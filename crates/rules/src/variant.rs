@@ -76,6 +76,9 @@ pub struct OptionError {
     pub choices: Vec<&'static str>,
 }
 
+/// Gives an option enum `ALL` (default first) and a `FromStr` by its `name()`, failing with an
+/// [`OptionError`] that lists the choices. Used by every game's options, also outside this crate.
+#[macro_export]
 macro_rules! named_option {
     ($t:ty, $what:literal, [$($v:expr),+]) => {
         impl $t {
@@ -83,9 +86,9 @@ macro_rules! named_option {
             pub const ALL: &'static [$t] = &[$($v),+];
         }
         impl std::str::FromStr for $t {
-            type Err = OptionError;
-            fn from_str(s: &str) -> Result<Self, OptionError> {
-                Self::ALL.iter().copied().find(|v| v.name() == s).ok_or_else(|| OptionError {
+            type Err = $crate::OptionError;
+            fn from_str(s: &str) -> Result<Self, $crate::OptionError> {
+                Self::ALL.iter().copied().find(|v| v.name() == s).ok_or_else(|| $crate::OptionError {
                     given: s.to_string(),
                     what: $what,
                     choices: Self::ALL.iter().map(|v| v.name()).collect(),
