@@ -47,6 +47,7 @@ pub struct VariantsArgs {
 pub enum GameName {
     Kalah,
     Oware,
+    Bao,
 }
 
 /// A game and its rule options.
@@ -57,12 +58,22 @@ pub struct GameArgs {
     /// Pits a side, 1 to 8 [default: 6, or the position's].
     #[arg(long)]
     pub pits: Option<usize>,
-    /// Rule set: kalah `empty` (default) or `standard` capture; oware `abapa` (default) or `awari`.
+    /// Rule set: kalah `empty` (default) or `standard` capture; oware `abapa` (default) or `awari`;
+    /// bao `kiswahili` (default), `kujifunza` or `malawi`.
     #[arg(long)]
     pub rules: Option<String>,
     /// Kalah: who takes the seeds left when a side is empty: `owner` (default) or `emptied`.
     #[arg(long)]
     pub sweep: Option<String>,
+    /// Bao: when the nyumba stops being special: `emptied` (default), `below6` or `namua`.
+    #[arg(long)]
+    pub nyumba: Option<String>,
+    /// Bao: takasia `kiba` (default) or `off`.
+    #[arg(long)]
+    pub takasia: Option<String>,
+    /// Bao: when the nyumba may be taxed: `last-resort` (default) or `always`.
+    #[arg(long)]
+    pub tax: Option<String>,
 }
 
 /// A game, its options, its size and a position.
@@ -73,7 +84,7 @@ pub struct VariantArgs {
     /// Seeds a pit at the start [default: 4].
     #[arg(long, default_value_t = 4)]
     pub seeds: u32,
-    /// Start from this position instead: `S1,..,Sm/N1,..,Nm [SS-NS] [S|N]`.
+    /// Start from this position instead: `S1,..,Sm/N1,..,Nm [SS-NS] [S|N]` (bao: see docs/notation.md).
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
 }
@@ -148,6 +159,9 @@ pub struct SolveArgs {
     /// Worker threads [default: one per core].
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Bao: prove a win or loss within this many moves (plies) [default: 8].
+    #[arg(long)]
+    pub depth: Option<u32>,
     /// One JSON object (a list with --family).
     #[arg(long)]
     pub json: bool,
@@ -166,6 +180,9 @@ pub struct PlayArgs {
     /// Kalah: tables up to this many seeds on the board [default: by board size].
     #[arg(long)]
     pub table_seeds: Option<u32>,
+    /// Bao: the engine's thinking time a move, in seconds [default: 1].
+    #[arg(long)]
+    pub time: Option<f64>,
     #[command(flatten)]
     pub dir: DirArgs,
 }
@@ -192,7 +209,7 @@ pub struct InfoArgs {
 pub struct ShowArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
-    /// Moves to play first, as pit numbers: 1,3,2,...
+    /// Moves to play first, as pit numbers: 1,3,2,... (bao: A6R,a3L,...)
     #[arg(long, value_delimiter = ',', allow_hyphen_values = true)]
     pub moves: Vec<String>,
     /// One JSON object instead of a drawing.
@@ -230,6 +247,11 @@ fn choose<T: std::str::FromStr<Err = OptionError> + Copy>(
 impl GameArgs {
     /// The game with its options.
     pub fn game(&self) -> Result<Game, CliError> {
+        if self.nyumba.is_some() || self.takasia.is_some() || self.tax.is_some() {
+            return Err(CliError(
+                "--nyumba, --takasia and --tax are bao options".into(),
+            ));
+        }
         let rules = self.rules.as_deref();
         Ok(match self.game {
             GameName::Kalah => Game::Kalah {
@@ -243,6 +265,12 @@ impl GameArgs {
                 Game::Oware {
                     rules: choose("--rules", rules, OwareRules::ALL[0])?,
                 }
+            }
+            GameName::Bao => {
+                return Err(CliError(
+                    "bao has no endgame tables; its commands are show, perft, solve and play"
+                        .into(),
+                ));
             }
         })
     }

@@ -30,7 +30,8 @@ from_display!(
     granary_tables::TableError,
     granary_retrograde::BuildError,
     granary_index::IndexError,
-    granary_search::SolverError
+    granary_search::SolverError,
+    granary_bao::notation::NotationError
 );
 
 pub type CliResult = Result<(), CliError>;

@@ -3,6 +3,7 @@
 //! `main` only parses arguments, runs the command and prints an error once, with exit code 2.
 
 mod args;
+mod bao;
 mod build;
 mod draw;
 mod error;

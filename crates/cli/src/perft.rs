@@ -7,6 +7,7 @@ use granary_rules::perft::{divide, perft};
 use granary_rules::{Engine, Rules};
 use serde_json::json;
 
+use crate::args::GameName;
 use crate::args::PerftArgs;
 use crate::error::CliResult;
 
@@ -19,6 +20,9 @@ fn count(engine: &Engine, pos: &granary_rules::Position, depth: u32) -> u64 {
 }
 
 pub fn run(args: &PerftArgs) -> CliResult {
+    if args.variant.game.game == GameName::Bao {
+        return crate::bao::perft_cmd(args);
+    }
     let (variant, pos) = args.variant.resolve()?;
     let engine = variant.engine();
     let m = engine.pits();

@@ -8,6 +8,7 @@ use granary_search::Solver;
 use granary_search::solver::RootMove;
 use granary_tables::{TableKind, TableSet};
 
+use crate::args::GameName;
 use crate::args::PlayArgs;
 use crate::draw;
 use crate::error::{CliError, CliResult};
@@ -34,11 +35,19 @@ impl Oracle<'_> {
 const HELP: &str = "type a pit number to sow it, `hint` for every move's value, `undo` to take back your last move, `quit` to stop";
 
 pub fn run(args: &PlayArgs) -> CliResult {
+    if args.variant.game.game == GameName::Bao {
+        return crate::bao::play(args);
+    }
     let human = match args.side.as_str() {
         "south" | "s" | "S" => Side::South,
         "north" | "n" | "N" => Side::North,
         other => return Err(CliError(format!("--side '{other}': use south or north"))),
     };
+    if args.time.is_some() {
+        return Err(CliError(
+            "--time is a bao option; kalah and oware are played perfectly".into(),
+        ));
+    }
     let (variant, start) = args.variant.resolve()?;
     let m = variant.pits;
     let kind = TableKind {

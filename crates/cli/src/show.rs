@@ -4,6 +4,7 @@ use granary_rules::notation::format_position;
 use granary_rules::{Record, Rules, Status};
 use serde::Serialize;
 
+use crate::args::GameName;
 use crate::args::ShowArgs;
 use crate::draw;
 use crate::error::{CliError, CliResult};
@@ -45,6 +46,9 @@ pub fn parse_moves(moves: &[String]) -> Result<Vec<usize>, CliError> {
 }
 
 pub fn run(args: &ShowArgs) -> CliResult {
+    if args.variant.game.game == GameName::Bao {
+        return crate::bao::show(args);
+    }
     let (variant, start) = args.variant.resolve()?;
     let engine = variant.engine();
     let m = engine.pits();

@@ -270,6 +270,14 @@ fn parse_family(spec: &str) -> Result<(Vec<usize>, Vec<u32>), CliError> {
 }
 
 pub fn run(args: &SolveArgs) -> CliResult {
+    if args.variant.game.game == crate::args::GameName::Bao {
+        return crate::bao::solve(args);
+    }
+    if args.depth.is_some() {
+        return Err(CliError(
+            "--depth is a bao option; kalah and oware are solved exactly".into(),
+        ));
+    }
     let pool = {
         let mut b = rayon::ThreadPoolBuilder::new();
         if let Some(t) = args.threads {

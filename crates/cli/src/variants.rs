@@ -2,12 +2,13 @@
 
 use serde_json::json;
 
+use granary_bao::{NyumbaRule, Start, TakasiaRule, TaxRule};
 use granary_rules::{Capture, OwareRules, Sweep};
 
 use crate::args::VariantsArgs;
 use crate::error::CliResult;
 
-const GAMES: [(&str, &str); 2] = [
+const GAMES: [(&str, &str); 3] = [
     (
         "kalah",
         "Kalah(m,n): sowing through your store, another move there, capture from an own empty pit",
@@ -16,10 +17,14 @@ const GAMES: [(&str, &str); 2] = [
         "oware",
         "Oware(m,n): no stores on the path, origin skipped, capture of 2s and 3s going back",
     ),
+    (
+        "bao",
+        "Bao: 4x8 pits, 64 seeds, relay sowing, captures sown from a kichwa, nyumba, takasia",
+    ),
 ];
 
 /// Every game's rule options: `(game, flag, values with the default first)`.
-fn options() -> [(&'static str, &'static str, Vec<&'static str>); 3] {
+fn options() -> [(&'static str, &'static str, Vec<&'static str>); 7] {
     [
         (
             "kalah",
@@ -35,6 +40,26 @@ fn options() -> [(&'static str, &'static str, Vec<&'static str>); 3] {
             "oware",
             "--rules",
             OwareRules::ALL.iter().map(|v| v.name()).collect(),
+        ),
+        (
+            "bao",
+            "--rules",
+            Start::ALL.iter().map(|v| v.name()).collect(),
+        ),
+        (
+            "bao",
+            "--nyumba",
+            NyumbaRule::ALL.iter().map(|v| v.name()).collect(),
+        ),
+        (
+            "bao",
+            "--takasia",
+            TakasiaRule::ALL.iter().map(|v| v.name()).collect(),
+        ),
+        (
+            "bao",
+            "--tax",
+            TaxRule::ALL.iter().map(|v| v.name()).collect(),
         ),
     ]
 }
@@ -52,8 +77,12 @@ pub fn run(args: &VariantsArgs) -> CliResult {
                         (key, json!({"values": values, "default": values[0]}))
                     })
                     .collect();
-                json!({"game": game, "about": about, "pits": {"min": 1, "max": 8, "default": 6},
-                       "seeds": {"default": 4}, "options": options})
+                if *game == "bao" {
+                    json!({"game": game, "about": about, "options": options})
+                } else {
+                    json!({"game": game, "about": about, "pits": {"min": 1, "max": 8, "default": 6},
+                           "seeds": {"default": 4}, "options": options})
+                }
             })
             .collect();
         println!(
@@ -64,7 +93,9 @@ pub fn run(args: &VariantsArgs) -> CliResult {
     }
     for (game, about) in GAMES {
         println!("{game}: {about}");
-        println!("  --pits 1..8 (default 6)  --seeds N (default 4; at most 255 seeds in all)");
+        if game != "bao" {
+            println!("  --pits 1..8 (default 6)  --seeds N (default 4; at most 255 seeds in all)");
+        }
         for (_, flag, values) in options().iter().filter(|(g, _, _)| *g == game) {
             println!("  {flag} {} (default {})", values.join("|"), values[0]);
         }

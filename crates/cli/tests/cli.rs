@@ -138,8 +138,13 @@ fn bad_input_is_one_line_and_exit_2() {
 fn variants_lists_every_option_with_its_default() {
     let v = json(&["variants", "--json"]);
     let games = v["games"].as_array().unwrap();
-    assert_eq!(games.len(), 2);
+    assert_eq!(games.len(), 3);
     assert_eq!(games[0]["options"]["rules"]["default"], "empty");
+    assert_eq!(games[2]["options"]["nyumba"]["default"], "emptied");
+    assert_eq!(
+        games[2]["options"]["rules"]["values"],
+        serde_json::json!(["kiswahili", "kujifunza", "malawi"])
+    );
     assert_eq!(
         games[0]["options"]["sweep"]["values"],
         serde_json::json!(["owner", "emptied"])
