@@ -15,13 +15,12 @@
 //! any child is searched (enhanced transposition cutoff); children within the tables are exact
 //! values, never searched.
 
-use std::sync::atomic::{AtomicI32, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
 use granary_rules::{Position, Rules};
 use granary_tables::{Layer, TableError, TableSet};
-use rayon::prelude::*;
 
 use crate::tt::{Entry, TranspositionTable};
 
@@ -92,7 +91,16 @@ pub struct Solver<'t, R> {
     layers: Vec<&'t Layer>,
     tt: TranspositionTable,
     nodes: AtomicU64,
+    /// Threads searching one node together (see [`Solver::shared_alphabeta`]).
+    threads: usize,
+    /// How many threads are inside each position, by hash: a small table, collisions harmless.
+    busy: Vec<AtomicU8>,
+    /// Set by the first thread to finish a shared search: the others return at once.
+    abort: AtomicBool,
 }
+
+/// Entries of the busy table (a power of two).
+const BUSY_SLOTS: usize = 1 << 16;
 
 const NO_MOVE: u8 = 0xff;
 
@@ -116,6 +124,9 @@ impl<'t, R: Rules> Solver<'t, R> {
             layers,
             tt: TranspositionTable::new(hash_mb),
             nodes: AtomicU64::new(0),
+            threads: rayon::current_num_threads().max(1),
+            busy: (0..BUSY_SLOTS).map(|_| AtomicU8::new(0)).collect(),
+            abort: AtomicBool::new(false),
         })
     }
 
@@ -154,6 +165,9 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// positions visited.
     pub fn alphabeta(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
         debug_assert!(alpha < beta);
+        if self.abort.load(Relaxed) {
+            return 0;
+        }
         *nodes += 1;
         let m = self.rules.pits();
         let seeds = pos.board.seeds(m);
@@ -208,21 +222,42 @@ impl<'t, R: Rules> Solver<'t, R> {
                 }
             }
         }
-        // Order: the stored best move, then moves that move again, then by gain, then lanes
-        // nearest the store.
-        children.sort_by_key(|c| {
-            (
-                std::cmp::Reverse((c.lane as u8 == tt_move, c.again, c.gain)),
-                std::cmp::Reverse(c.lane),
-            )
-        });
+        Self::order(&mut children, tt_move);
         let before = *nodes;
         let mut best = i32::MIN;
         let mut best_lane = NO_MOVE;
         let mut a = alpha;
-        for child in &children {
+        // ABDADA: a child another thread is searching now waits until the others are done.
+        let busy = &self.busy[busy_slot(pos.board)];
+        busy.fetch_add(1, Relaxed);
+        let mut deferred: ArrayVec<usize, 8> = ArrayVec::new();
+        let mut order = (0..children.len()).chain(std::iter::empty());
+        let mut next = |deferred: &mut ArrayVec<usize, 8>, first: bool| -> Option<usize> {
+            loop {
+                match order.next() {
+                    Some(i) => {
+                        let shared = self.threads > 1 && !first;
+                        if shared && self.busy[busy_slot(children[i].pos.board)].load(Relaxed) > 0 {
+                            deferred.push(i);
+                            continue;
+                        }
+                        return Some(i);
+                    }
+                    None => return if deferred.is_empty() { None } else { Some(deferred.remove(0)) },
+                }
+            }
+        };
+        let mut searched = 0;
+        while let Some(i) = next(&mut deferred, searched == 0) {
+            searched += 1;
+            let child = &children[i];
             let (lo, hi) = child.window(a, beta);
-            let option = child.option(self.alphabeta(&child.pos, lo, hi, nodes));
+            let v = self.alphabeta(&child.pos, lo, hi, nodes);
+            if self.abort.load(Relaxed) {
+                busy.fetch_sub(1, Relaxed);
+                return 0;
+            }
+            let option = child.option(v);
             if option > best {
                 best = option;
                 best_lane = child.lane as u8;
@@ -232,6 +267,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                 break;
             }
         }
+        busy.fetch_sub(1, Relaxed);
         let (new_lower, new_upper) = if best <= alpha {
             (lower, best.min(upper))
         } else if best >= beta {
@@ -252,6 +288,36 @@ impl<'t, R: Rules> Solver<'t, R> {
         best
     }
 
+    /// [`Solver::alphabeta`] run by every thread at once (ABDADA): they share the transposition
+    /// table, and each defers children another thread is inside, so they spread over the tree.
+    /// The first to finish has the answer; the others are stopped and store nothing after that.
+    pub fn shared_alphabeta(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+        if self.threads == 1 {
+            return self.alphabeta(pos, alpha, beta, nodes);
+        }
+        self.abort.store(false, Relaxed);
+        let (value, counted) = std::thread::scope(|scope| {
+            let run = || {
+                let mut n = 0;
+                let v = self.alphabeta(pos, alpha, beta, &mut n);
+                // The first to get here won: its value was never cut short.
+                let won = self
+                    .abort
+                    .compare_exchange(false, true, Relaxed, Relaxed)
+                    .is_ok();
+                (won.then_some(v), n)
+            };
+            let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
+            let mut results = vec![run()];
+            results.extend(helpers.into_iter().map(|h| h.join().expect("a search thread")));
+            let value = results.iter().find_map(|(v, _)| *v).expect("one thread won");
+            (value, results.iter().map(|(_, n)| n).sum::<u64>())
+        });
+        self.abort.store(false, Relaxed);
+        *nodes += counted;
+        value
+    }
+
     /// The exact value by MTD(f), starting from `guess`.
     ///
     /// Every seed ends in a store, so a value `v` for `n` seeds on the board has the parity of `n`
@@ -266,7 +332,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         }
         while lower < upper {
             let beta = if g == lower { g + 2 } else { g };
-            g = self.alphabeta(pos, beta - 1, beta, nodes);
+            g = self.shared_alphabeta(pos, beta - 1, beta, nodes);
             if g < beta {
                 upper = g;
             } else {
@@ -282,7 +348,8 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// Solves `pos`: its value, root move values (all exact with `all_moves`), a principal
-    /// variation, nodes and time. Root moves are searched in parallel on rayon's threads.
+    /// variation, nodes and time. Every search of a root move runs on all threads
+    /// ([`Solver::shared_alphabeta`]); as many threads as rayon's current pool has.
     pub fn solve(&self, pos: &Position, all_moves: bool) -> Solution {
         let started = Instant::now();
         self.nodes.store(0, Relaxed);
@@ -293,52 +360,48 @@ impl<'t, R: Rules> Solver<'t, R> {
                 std::cmp::Reverse(c.lane),
             )
         });
-        let best = AtomicI32::new(i32::MIN);
-        let mut moves: Vec<RootMove> = children
-            .par_iter()
-            .with_max_len(1)
-            .map(|child| {
-                let mut nodes = 0;
-                let result = if all_moves {
-                    RootMove {
-                        lane: child.lane,
-                        value: self.option_value(child, &mut nodes),
-                        exact: true,
-                    }
-                } else {
-                    // Only a move that beats the best so far needs its exact value.
-                    let bar = best.load(Relaxed);
-                    let beats = bar == i32::MIN || {
-                        let (lo, hi) = child.window(bar, bar + 1);
-                        child.option(self.alphabeta(&child.pos, lo, hi, &mut nodes)) > bar
-                    };
-                    if beats {
-                        RootMove {
-                            lane: child.lane,
-                            value: self.option_value(child, &mut nodes),
-                            exact: true,
-                        }
-                    } else {
-                        RootMove {
-                            lane: child.lane,
-                            value: bar,
-                            exact: false,
-                        }
-                    }
-                };
-                if result.exact {
-                    best.fetch_max(result.value, Relaxed);
+        let mut best = i32::MIN;
+        let mut nodes = 0;
+        let mut moves: Vec<RootMove> = Vec::new();
+        for child in &children {
+            // Only a move that beats the best so far needs its exact value.
+            let beats = all_moves || best == i32::MIN || {
+                let (lo, hi) = child.window(best, best + 1);
+                child.option(self.shared_alphabeta(&child.pos, lo, hi, &mut nodes)) > best
+            };
+            let result = if beats {
+                RootMove {
+                    lane: child.lane,
+                    value: self.option_value(child, &mut nodes),
+                    exact: true,
                 }
-                self.nodes.fetch_add(nodes, Relaxed);
-                result
-            })
-            .collect();
+            } else {
+                RootMove {
+                    lane: child.lane,
+                    value: best,
+                    exact: false,
+                }
+            };
+            if result.exact {
+                best = best.max(result.value);
+            }
+            moves.push(result);
+        }
+        self.nodes.fetch_add(nodes, Relaxed);
         moves.sort_by_key(|r| r.lane);
         let value = match moves.iter().filter(|r| r.exact).map(|r| r.value).max() {
             Some(v) => v,
             None => self.value(pos),
         };
         // An inexact move was bounded by a bar no higher than the final best: it is no better.
+        // The best root move goes into the table, so the principal variation starts with it.
+        if let Some(best) = moves.iter().find(|r| r.exact && r.value == value) {
+            let value = value as i8;
+            self.tt.put(
+                pos.board,
+                Entry { lower: value, upper: value, best: Some(best.lane as u8), work: u8::MAX },
+            );
+        }
         let pv = self.principal_variation(*pos, value);
         Solution {
             value,
@@ -362,7 +425,9 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// Best moves from `pos` (worth `value`) to the end of the game: at each position the first
-    /// move, in the solver's order, whose exact value equals the position's.
+    /// move, in the search's order (stored best move first), whose value reaches the position's.
+    /// No move is worth more than its position, so a null-window test `option >= value` (cheap
+    /// where the search has been) proves the move's value exact.
     pub fn principal_variation(&self, mut pos: Position, mut value: i32) -> Vec<usize> {
         let mut pv = Vec::new();
         loop {
@@ -374,21 +439,44 @@ impl<'t, R: Rules> Solver<'t, R> {
                 .tt
                 .get(pos.board)
                 .and_then(|e| e.best)
-                .map_or(usize::MAX, usize::from);
-            children.sort_by_key(|c| (c.lane != tt_move, c.lane));
-            let Some((child, child_value)) = children.iter().find_map(|c| {
-                let v = c.option(self.value(&c.pos));
-                (v == value).then_some((c, v))
+                .map_or(NO_MOVE, |b| b);
+            Self::order(&mut children, tt_move);
+            let mut nodes = 0;
+            let Some(child) = children.iter().find(|c| {
+                let (lo, hi) = c.window(value - 1, value);
+                let v = match self.table_value(&c.pos, c.pos.board.seeds(self.rules.pits())) {
+                    Some(v) => v,
+                    None if self.rules.legal_moves(&c.pos).is_empty() => self.terminal_value(&c.pos),
+                    None => self.alphabeta(&c.pos, lo, hi, &mut nodes),
+                };
+                c.option(v) >= value
             }) else {
                 unreachable!("some move attains the position's value")
             };
+            self.nodes.fetch_add(nodes, Relaxed);
             pv.push(child.lane);
             value = if child.again {
-                child_value - child.gain
+                value - child.gain
             } else {
-                child.gain - child_value
+                child.gain - value
             };
             pos = child.pos;
         }
     }
+
+    /// The search's move order: `first` (a stored best move), then moves that move again, then
+    /// by gain, then lanes nearest the store.
+    fn order(children: &mut [Child], first: u8) {
+        children.sort_by_key(|c| {
+            (
+                std::cmp::Reverse((c.lane as u8 == first, c.again, c.gain)),
+                std::cmp::Reverse(c.lane),
+            )
+        });
+    }
+}
+
+/// The busy-table slot of a board.
+fn busy_slot(board: granary_rules::Board) -> usize {
+    (crate::tt::hash(board) as usize) & (BUSY_SLOTS - 1)
 }

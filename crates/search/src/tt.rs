@@ -42,16 +42,19 @@ impl Entry {
     }
 }
 
-/// The table.
+/// The table: slots in an anonymous mapping that asks the kernel for huge pages (a search
+/// probes it at random, so 4 KiB pages would cost a TLB miss a probe).
 #[derive(Debug)]
 pub struct TranspositionTable {
-    slots: Vec<[AtomicU64; 3]>,
+    map: memmap2::MmapRaw,
+    len: usize,
 }
 
 /// Bytes a slot.
 pub const SLOT_BYTES: usize = 24;
 
-fn hash(board: Board) -> u64 {
+/// The table's 64-bit hash of a board.
+pub(crate) fn hash(board: Board) -> u64 {
     let x = board.0;
     let h = (x as u64) ^ ((x >> 64) as u64).rotate_left(29);
     // A strong 64-bit mix (splitmix64's finaliser).
@@ -63,16 +66,30 @@ fn hash(board: Board) -> u64 {
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one slot).
     #[must_use]
+    ///
+    /// # Panics
+    /// If the system cannot map that much anonymous memory.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let slots = (megabytes << 20) / SLOT_BYTES;
-        TranspositionTable {
-            slots: (0..slots.max(1)).map(|_| Default::default()).collect(),
-        }
+        let len = ((megabytes << 20) / SLOT_BYTES).max(1);
+        let map = memmap2::MmapMut::map_anon(len * SLOT_BYTES).expect("memory for the hash table");
+        // Only a hint: without transparent huge pages the table works the same, slower.
+        let _ = map.advise(memmap2::Advice::HugePage);
+        let map = memmap2::MmapRaw::from(map);
+        TranspositionTable { map, len }
+    }
+
+    fn slots(&self) -> &[[AtomicU64; 3]] {
+        // SAFETY: the mapping is `len * 24` bytes, page-aligned (so aligned for u64), zeroed by
+        // the kernel, writable (`as_mut_ptr` of a raw mapping, made for shared mutable access)
+        // and lives as long as `self`. `[AtomicU64; 3]` is 24 bytes of three u64 with any bit
+        // pattern valid, and the memory is only ever accessed through these atomics, so shared
+        // references from several threads are sound.
+        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<[AtomicU64; 3]>(), self.len) }
     }
 
     fn slot(&self, board: Board) -> &[AtomicU64; 3] {
-        let i = ((u128::from(hash(board)) * self.slots.len() as u128) >> 64) as usize;
-        &self.slots[i]
+        let i = ((u128::from(hash(board)) * self.len as u128) >> 64) as usize;
+        &self.slots()[i]
     }
 
     /// The entry of `board`, if the table holds one.
