@@ -19,21 +19,55 @@
 //! mover's half, the pit, the direction, nyumba ownership) is checked for a repeat with Brent's
 //! cycle finder. Such a move is not legal.
 
-use crate::board::{Dir, LEFT_KICHWA, NYUMBA, RIGHT_KICHWA, RING, is_front, opposite, sow};
+use crate::board::{
+    Dir, LEFT_KICHWA, NYUMBA, Packed, RIGHT_KICHWA, is_front, opposite, pack, relay_packed,
+    seeds_at, sow, unpack,
+};
 use crate::movegen;
 use crate::moves::Move;
 use crate::position::{Position, side_index};
 use crate::rules::{BaoRules, NyumbaRule, TakasiaRule};
 
 /// The sowing state that must not repeat within a move.
-type Snapshot = ([u8; RING], u8, Dir, bool);
+type Snapshot = (Packed, u8, Dir, bool);
+
+/// Relays of at least this many sowings are remembered ([`LONG_RELAYS`]).
+const LONG_RELAY: u64 = 10_000;
+/// Long relays remembered a thread before the memory is cleared.
+const LONG_RELAYS_KEPT: usize = 100_000;
+
+/// A takasa relay's start: the mover's half, the pit, the direction, nyumba ownership, and
+/// whether the rules have a nyumba.
+type RelayStart = (Packed, u8, Dir, bool, bool);
+/// Its end: the half, the pit, ownership and why it stopped; `None` if it never ends.
+type RelayEnd = Option<(Packed, u8, bool, Stop)>;
+
+thread_local! {
+    /// The ends of long takasa relays seen by this thread. Some Bao la kujifunza relays run
+    /// hundreds of millions of sowings before they repeat (one measured: a cycle of 146,722,351
+    /// sowings, found after 415,157,807), and a search meets the same half many times.
+    static LONG_RELAYS: std::cell::RefCell<std::collections::HashMap<RelayStart, RelayEnd>> =
+        std::cell::RefCell::new(std::collections::HashMap::new());
+}
+
+/// Why a relay stops.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Stop {
+    /// The last seed fell into an empty pit.
+    Empty,
+    /// A capture (capturing turns only).
+    Capture,
+    /// The mover's functional nyumba.
+    Nyumba,
+}
 
 /// Brent's cycle finder over the states of one deterministic run of sowings.
 #[derive(Clone, Debug)]
 struct CycleFinder {
     saved: Option<Snapshot>,
-    power: u32,
-    steps: u32,
+    power: u64,
+    steps: u64,
+    total: u64,
 }
 
 impl CycleFinder {
@@ -42,7 +76,18 @@ impl CycleFinder {
             saved: None,
             power: 1,
             steps: 0,
+            total: 0,
         }
+    }
+
+    /// Whether nothing has been watched yet.
+    const fn fresh(&self) -> bool {
+        self.saved.is_none() && self.total == 0
+    }
+
+    /// States watched since the last reset.
+    const fn steps_seen(&self) -> u64 {
+        self.total
     }
 
     /// Whether `now` repeats a state of this run (reported within two cycle lengths of the repeat).
@@ -50,6 +95,7 @@ impl CycleFinder {
         if self.saved == Some(now) {
             return true;
         }
+        self.total += 1;
         self.steps += 1;
         if self.steps == self.power {
             self.saved = Some(now);
@@ -164,36 +210,102 @@ impl<'r> Turn<'r> {
     /// pushing each finished move and its position; an endless branch pushes nothing.
     pub(crate) fn play_out(mut self, out: &mut Vec<(Move, Position)>) {
         loop {
-            let ring = self.pos.pits[self.me];
-            if self
-                .cycle
-                .repeats((ring, self.at, self.dir, self.pos.nyumba[self.me]))
-            {
+            let Some(stop) = self.relay() else {
                 return;
-            }
-            if ring[usize::from(self.at)] == 1 {
-                break;
-            }
-            let marker =
-                is_front(self.at) && self.pos.pits[self.opp][usize::from(opposite(self.at))] > 0;
-            if self.capturing && marker {
-                let (kichwa, dir) = Self::forced_kichwa(self.at, self.dir);
-                if self.capture(kichwa, dir) {
-                    break;
+            };
+            match stop {
+                Stop::Empty => break,
+                Stop::Capture => {
+                    let (kichwa, dir) = Self::forced_kichwa(self.at, self.dir);
+                    if self.capture(kichwa, dir) {
+                        break;
+                    }
                 }
-                continue;
-            }
-            if self.at == NYUMBA && self.pos.functional_nyumba(self.rules, self.pos.to_move) {
-                if !self.capturing {
-                    break;
+                Stop::Nyumba => {
+                    if !self.capturing {
+                        break;
+                    }
+                    let mut stop = self.clone();
+                    stop.mv.stop = true;
+                    out.push(stop.finish());
+                    self.lift_and_sow(self.at, self.dir, None);
                 }
-                let mut stop = self.clone();
-                stop.mv.stop = true;
-                out.push(stop.finish());
             }
-            self.lift_and_sow(self.at, self.dir, None);
         }
         out.push(self.finish());
+    }
+
+    /// Relay-sows on the packed half until the last seed needs more than a relay; `None` if the
+    /// state repeats first (an endless move).
+    fn relay(&mut self) -> Option<Stop> {
+        // A takasa relay depends on the mover's half alone: long ones are remembered.
+        let key = (!self.capturing && self.cycle.fresh()).then(|| {
+            (
+                pack(&self.pos.pits[self.me]),
+                self.at,
+                self.dir,
+                self.pos.nyumba[self.me],
+                self.rules.has_nyumba(),
+            )
+        });
+        if let Some(key) = key
+            && let Some(known) = LONG_RELAYS.with(|m| m.borrow().get(&key).copied())
+        {
+            let (ring, at, owned, stop) = known?;
+            self.pos.pits[self.me] = unpack(ring);
+            (self.at, self.pos.nyumba[self.me]) = (at, owned);
+            return Some(stop);
+        }
+        let result = self.relay_uncached();
+        if let Some(key) = key
+            && self.cycle.steps_seen() >= LONG_RELAY
+        {
+            let known = result.map(|stop| {
+                (
+                    pack(&self.pos.pits[self.me]),
+                    self.at,
+                    self.pos.nyumba[self.me],
+                    stop,
+                )
+            });
+            LONG_RELAYS.with(|m| {
+                let mut m = m.borrow_mut();
+                if m.len() >= LONG_RELAYS_KEPT {
+                    m.clear();
+                }
+                m.insert(key, known);
+            });
+        }
+        result
+    }
+
+    fn relay_uncached(&mut self) -> Option<Stop> {
+        let mut ring = pack(&self.pos.pits[self.me]);
+        let theirs = self.pos.pits[self.opp];
+        let nyumba_rules = self.rules.has_nyumba();
+        let stop = loop {
+            let owned = self.pos.nyumba[self.me];
+            if self.cycle.repeats((ring, self.at, self.dir, owned)) {
+                return None;
+            }
+            let here = seeds_at(ring, self.at);
+            if here == 1 {
+                break Stop::Empty;
+            }
+            if self.capturing && is_front(self.at) && theirs[usize::from(opposite(self.at))] > 0 {
+                break Stop::Capture;
+            }
+            if self.at == NYUMBA && nyumba_rules && owned && here >= 6 {
+                break Stop::Nyumba;
+            }
+            if self.at == NYUMBA {
+                // Lifting every seed of one's nyumba gives it up.
+                self.pos.nyumba[self.me] = false;
+            }
+            (ring, self.at) = relay_packed(ring, self.at, self.dir);
+        };
+        self.pos.pits[self.me] = unpack(ring);
+        Some(stop)
     }
 
     /// The position after the turn, with the opponent to move.

@@ -96,3 +96,22 @@ fn a_player_whose_every_move_is_endless_has_no_move() {
     assert_eq!(plain_takasa(mine, 2, true), None);
     assert_eq!(plain_takasa(mine, 2, false), None);
 }
+
+/// A never-ending move of Bao la kujifunza with a long cycle: South's A1 sown right relays for
+/// ever; its states first repeat after 415,157,807 sowings, in a cycle of 146,722,351 (measured
+/// with the packed relay and Brent's finder; a state-set simulation would need gigabytes). A seed
+/// cap of any practical size would call it finite-but-long; the exact finder calls it endless.
+#[test]
+fn a_never_ending_move_with_a_cycle_of_146_million_sowings() {
+    let rules = BaoRules::new(Start::Kujifunza);
+    let pos = parse_position(
+        "2,2,2,2,2,2,0,0/0,0,0,0,0,1,0,0/2,2,6,0,4,0,14,1/1,8,1,4,3,0,1,4 0-0 S",
+        &rules,
+    )
+    .unwrap();
+    assert!(mtaji_captures(&pos, Side::South).next().is_none());
+    let moves = generate(&rules, &pos);
+    let endless: Vec<String> = moves.endless.iter().map(|m| m.text(false)).collect();
+    assert_eq!(endless, ["A1R"]);
+    assert_eq!(moves.legal.len(), 9);
+}

@@ -243,7 +243,13 @@ impl<'t, R: Rules> Solver<'t, R> {
                         }
                         return Some(i);
                     }
-                    None => return if deferred.is_empty() { None } else { Some(deferred.remove(0)) },
+                    None => {
+                        return if deferred.is_empty() {
+                            None
+                        } else {
+                            Some(deferred.remove(0))
+                        };
+                    }
                 }
             }
         };
@@ -309,8 +315,15 @@ impl<'t, R: Rules> Solver<'t, R> {
             };
             let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
             let mut results = vec![run()];
-            results.extend(helpers.into_iter().map(|h| h.join().expect("a search thread")));
-            let value = results.iter().find_map(|(v, _)| *v).expect("one thread won");
+            results.extend(
+                helpers
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread")),
+            );
+            let value = results
+                .iter()
+                .find_map(|(v, _)| *v)
+                .expect("one thread won");
             (value, results.iter().map(|(_, n)| n).sum::<u64>())
         });
         self.abort.store(false, Relaxed);
@@ -399,7 +412,12 @@ impl<'t, R: Rules> Solver<'t, R> {
             let value = value as i8;
             self.tt.put(
                 pos.board,
-                Entry { lower: value, upper: value, best: Some(best.lane as u8), work: u8::MAX },
+                Entry {
+                    lower: value,
+                    upper: value,
+                    best: Some(best.lane as u8),
+                    work: u8::MAX,
+                },
             );
         }
         let pv = self.principal_variation(*pos, value);
@@ -446,7 +464,9 @@ impl<'t, R: Rules> Solver<'t, R> {
                 let (lo, hi) = c.window(value - 1, value);
                 let v = match self.table_value(&c.pos, c.pos.board.seeds(self.rules.pits())) {
                     Some(v) => v,
-                    None if self.rules.legal_moves(&c.pos).is_empty() => self.terminal_value(&c.pos),
+                    None if self.rules.legal_moves(&c.pos).is_empty() => {
+                        self.terminal_value(&c.pos)
+                    }
                     None => self.alphabeta(&c.pos, lo, hi, &mut nodes),
                 };
                 c.option(v) >= value

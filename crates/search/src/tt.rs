@@ -84,7 +84,9 @@ impl TranspositionTable {
         // and lives as long as `self`. `[AtomicU64; 3]` is 24 bytes of three u64 with any bit
         // pattern valid, and the memory is only ever accessed through these atomics, so shared
         // references from several threads are sound.
-        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<[AtomicU64; 3]>(), self.len) }
+        unsafe {
+            std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<[AtomicU64; 3]>(), self.len)
+        }
     }
 
     fn slot(&self, board: Board) -> &[AtomicU64; 3] {
