@@ -97,7 +97,12 @@ pub struct Solver<'t, R> {
     busy: Vec<AtomicU8>,
     /// Set by the first thread to finish a shared search: the others return at once.
     abort: AtomicBool,
+    /// Nodes with more seeds than this take part in ABDADA's busy table.
+    share_above: u32,
 }
+
+/// ABDADA works on nodes with more than the tables' horizon plus this many seeds.
+const SHARE_MARGIN: u32 = 4;
 
 /// Entries of the busy table (a power of two).
 const BUSY_SLOTS: usize = 1 << 16;
@@ -127,6 +132,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             threads: rayon::current_num_threads().max(1),
             busy: (0..BUSY_SLOTS).map(|_| AtomicU8::new(0)).collect(),
             abort: AtomicBool::new(false),
+            share_above: tables.map_or(0, |(_, max)| max) + SHARE_MARGIN,
         })
     }
 
@@ -228,39 +234,38 @@ impl<'t, R: Rules> Solver<'t, R> {
         let mut best_lane = NO_MOVE;
         let mut a = alpha;
         // ABDADA: a child another thread is searching now waits until the others are done.
-        let busy = &self.busy[busy_slot(pos.board)];
-        busy.fetch_add(1, Relaxed);
+        // Only far above the tables: near them subtrees are too small to be worth the shared
+        // counters' cache traffic.
+        let busy = (self.threads > 1 && seeds > self.share_above).then(|| {
+            let b = &self.busy[busy_slot(pos.board)];
+            b.fetch_add(1, Relaxed);
+            b
+        });
         let mut deferred: ArrayVec<usize, 8> = ArrayVec::new();
-        let mut order = (0..children.len()).chain(std::iter::empty());
-        let mut next = |deferred: &mut ArrayVec<usize, 8>, first: bool| -> Option<usize> {
-            loop {
-                match order.next() {
-                    Some(i) => {
-                        let shared = self.threads > 1 && !first;
-                        if shared && self.busy[busy_slot(children[i].pos.board)].load(Relaxed) > 0 {
-                            deferred.push(i);
-                            continue;
-                        }
-                        return Some(i);
-                    }
-                    None => {
-                        return if deferred.is_empty() {
-                            None
-                        } else {
-                            Some(deferred.remove(0))
-                        };
-                    }
-                }
-            }
-        };
+        let mut queue = 0..children.len();
         let mut searched = 0;
-        while let Some(i) = next(&mut deferred, searched == 0) {
+        loop {
+            let i = match queue.next() {
+                Some(i)
+                    if busy.is_some()
+                        && searched > 0
+                        && self.busy[busy_slot(children[i].pos.board)].load(Relaxed) > 0 =>
+                {
+                    deferred.push(i);
+                    continue;
+                }
+                Some(i) => i,
+                None if !deferred.is_empty() => deferred.remove(0),
+                None => break,
+            };
             searched += 1;
             let child = &children[i];
             let (lo, hi) = child.window(a, beta);
             let v = self.alphabeta(&child.pos, lo, hi, nodes);
             if self.abort.load(Relaxed) {
-                busy.fetch_sub(1, Relaxed);
+                if let Some(b) = busy {
+                    b.fetch_sub(1, Relaxed);
+                }
                 return 0;
             }
             let option = child.option(v);
@@ -273,7 +278,9 @@ impl<'t, R: Rules> Solver<'t, R> {
                 break;
             }
         }
-        busy.fetch_sub(1, Relaxed);
+        if let Some(b) = busy {
+            b.fetch_sub(1, Relaxed);
+        }
         let (new_lower, new_upper) = if best <= alpha {
             (lower, best.min(upper))
         } else if best >= beta {
