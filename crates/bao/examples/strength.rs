@@ -8,17 +8,10 @@ use granary_bao::engine::{Engine, greedy};
 use granary_bao::{BaoRules, Move, Position, Start, legal_moves};
 use granary_rules::Side;
 
-/// xorshift64*, seeded per game.
-struct Rng(u64);
+#[path = "../tests/common/rng.rs"]
+mod rng;
 
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
+use rng::Rng;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Opponent {
@@ -34,7 +27,7 @@ fn game(
     seed: u64,
     time: Duration,
 ) -> (bool, usize) {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::for_game(seed);
     let mut engine = Engine::new(rules);
     let mut pos = Position::start(rules);
     for ply in 0..1000 {

@@ -161,21 +161,24 @@ pub fn parse_position(text: &str, rules: &BaoRules) -> Result<Position, Notation
     Ok(pos)
 }
 
+/// The count of the pit at row `r`, column `c`, with `#` on an owned nyumba.
+fn count_text(pos: &Position, r: usize, c: usize) -> String {
+    let (side, pit) = cell(r, c);
+    let seeds = pos.pits[side][usize::from(pit)];
+    if pit == NYUMBA && pos.nyumba[side] {
+        format!("#{seeds}")
+    } else {
+        seeds.to_string()
+    }
+}
+
 /// Writes `pos` in the form [`parse_position`] reads.
 #[must_use]
 pub fn format_position(pos: &Position) -> String {
     let rows: Vec<String> = (0..4)
         .map(|r| {
             (0..ROW)
-                .map(|c| {
-                    let (side, pit) = cell(r, c);
-                    let seeds = pos.pits[side][usize::from(pit)];
-                    if pit == NYUMBA && pos.nyumba[side] {
-                        format!("#{seeds}")
-                    } else {
-                        seeds.to_string()
-                    }
-                })
+                .map(|c| count_text(pos, r, c))
                 .collect::<Vec<_>>()
                 .join(",")
         })
@@ -205,15 +208,7 @@ pub fn draw(pos: &Position) -> String {
         let (side, pit) = cell(r, c);
         pit_name(pit, side == 1)
     };
-    let count = |r: usize, c: usize| {
-        let (side, pit) = cell(r, c);
-        let seeds = pos.pits[side][usize::from(pit)];
-        if pit == NYUMBA && pos.nyumba[side] {
-            format!("#{seeds}")
-        } else {
-            seeds.to_string()
-        }
-    };
+    let count = |r: usize, c: usize| count_text(pos, r, c);
     let line = |f: &dyn Fn(usize) -> String| -> String {
         (0..ROW).map(|c| format!("{:>4}", f(c))).collect::<String>()
     };

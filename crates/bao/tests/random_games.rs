@@ -2,21 +2,12 @@
 //! to move has an empty front row, or no legal move (none the rules allow, or only endless ones).
 //! Every position on the way keeps the 64 seeds and the rules' own invariants.
 
+mod common;
+
+use common::rng::Rng;
 use granary_bao::board::{NYUMBA, ROW};
 use granary_bao::{BaoRules, Position, Start, generate};
 use granary_rules::Side;
-
-/// xorshift64*: a small deterministic generator, so a failure names its game.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
 
 #[derive(Default, Debug)]
 struct Ends {
@@ -28,7 +19,7 @@ struct Ends {
 
 /// Plays one random game; panics on a broken invariant or a game over `cap` moves.
 fn play(rules: &BaoRules, seed: u64, cap: usize, ends: &mut Ends) {
-    let mut rng = Rng(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    let mut rng = Rng::for_game(seed);
     let mut pos = Position::start(rules);
     for ply in 0..cap {
         assert_eq!(pos.total_seeds(), 64, "game {seed} ply {ply}");

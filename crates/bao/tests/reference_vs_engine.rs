@@ -4,6 +4,7 @@
 mod common;
 
 use common::reference;
+use common::rng::Rng;
 use granary_bao::notation::{format_position, parse_position};
 use granary_bao::{BaoRules, Position, generate};
 
@@ -44,18 +45,6 @@ fn perft_counts_agree_with_the_reference() {
     assert!(checked >= 80, "{checked} rows checked");
 }
 
-/// xorshift64*.
-struct Rng(u64);
-
-impl Rng {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        (self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 33) as usize % n
-    }
-}
-
 /// Along random games of every rule set and option, each position's moves (texts and
 /// positions, written alike) are the same in both.
 #[test]
@@ -71,7 +60,7 @@ fn every_move_of_random_games_agrees_with_the_reference() {
     ] {
         let rules = rules_of(&[start, nyumba, takasia, tax]);
         for game in 0..150u64 {
-            let mut rng = Rng(game.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+            let mut rng = Rng::for_game(game);
             let mut pos = Position::start(&rules);
             for _ in 0..300 {
                 let text = format_position(&pos);

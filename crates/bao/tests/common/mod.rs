@@ -1,1 +1,2 @@
 pub mod reference;
+pub mod rng;
