@@ -104,7 +104,12 @@ fn solve_one(
                 unreachable!()
             };
             let solver = Solver::new(rules, Some((&set, horizon)), args.hash)?;
-            let solution = solver.solve(&pos, args.all_moves);
+            let solution = solver.solve_reporting(&pos, args.all_moves, |r, seconds| {
+                if !quiet {
+                    let bound = if r.exact { "" } else { "<=" };
+                    eprintln!("move {}: {bound}{:+} ({seconds:.1} s)", r.lane + 1, r.value);
+                }
+            });
             Ok(Report {
                 variant,
                 position: pos,

@@ -371,6 +371,17 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// variation, nodes and time. Every search of a root move runs on all threads
     /// ([`Solver::shared_alphabeta`]); as many threads as rayon's current pool has.
     pub fn solve(&self, pos: &Position, all_moves: bool) -> Solution {
+        self.solve_reporting(pos, all_moves, |_, _| {})
+    }
+
+    /// [`Solver::solve`], telling `done` each root move as it is settled, with the seconds since
+    /// the start (long solves take an hour; this is their progress).
+    pub fn solve_reporting(
+        &self,
+        pos: &Position,
+        all_moves: bool,
+        mut done: impl FnMut(&RootMove, f64),
+    ) -> Solution {
         let started = Instant::now();
         self.nodes.store(0, Relaxed);
         let mut children = self.children(pos);
@@ -405,6 +416,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             if result.exact {
                 best = best.max(result.value);
             }
+            done(&result, started.elapsed().as_secs_f64());
             moves.push(result);
         }
         self.nodes.fetch_add(nodes, Relaxed);
