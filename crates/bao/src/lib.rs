@@ -9,6 +9,7 @@
 //! - [`notation`]: the written form of a position;
 //! - [`perft`]: move-path counts;
 //! - [`prove`]: a proof search for forced wins within a depth;
+//! - [`pns`]: proof-number search, best-first, for deeper proofs;
 //! - [`engine`]: an alpha-beta player with an evaluation, for play under a time limit.
 //!
 //! The rules, each with its source, are in `docs/rules/bao.md`.
@@ -19,6 +20,7 @@ pub mod movegen;
 pub mod moves;
 pub mod notation;
 pub mod perft;
+pub mod pns;
 pub mod position;
 pub mod prove;
 pub mod rules;

@@ -159,9 +159,13 @@ pub struct SolveArgs {
     /// Worker threads [default: one per core].
     #[arg(long)]
     pub threads: Option<usize>,
-    /// Bao: prove a win or loss within this many moves (plies) [default: 8].
+    /// Bao: a full-width proof search for a win or loss within this many moves (plies),
+    /// instead of the proof-number search.
     #[arg(long)]
     pub depth: Option<u32>,
+    /// Bao: the proof-number search's budget of tree nodes (no depth limit) [default: 2000000].
+    #[arg(long, value_name = "NODES")]
+    pub pns: Option<usize>,
     /// One JSON object (a list with --family).
     #[arg(long)]
     pub json: bool,

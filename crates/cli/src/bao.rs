@@ -230,7 +230,12 @@ pub fn solve(args: &SolveArgs) -> CliResult {
         ));
     }
     let (rules, pos) = resolve(&args.variant)?;
-    let depth = args.depth.unwrap_or(8);
+    let Some(depth) = args.depth else {
+        return solve_pns(args, &rules, &pos, args.pns.unwrap_or(PNS_NODES));
+    };
+    if args.pns.is_some() {
+        return Err(CliError("--pns and --depth: choose one search".into()));
+    }
     let north = pos.to_move == Side::North;
     let started = Instant::now();
     let mut prover = Prover::new(&rules);
@@ -289,6 +294,67 @@ pub fn solve(args: &SolveArgs) -> CliResult {
         "search {seconds:.2} s, {} nodes ({:.3} M nodes/s)",
         prover.nodes,
         prover.nodes as f64 / seconds.max(1e-9) / 1e6
+    );
+    Ok(())
+}
+
+/// Tree nodes of the default proof-number search (about 150 MB).
+const PNS_NODES: usize = 2_000_000;
+
+/// `solve bao [--pns N]`.
+fn solve_pns(args: &SolveArgs, rules: &BaoRules, pos: &Position, budget: usize) -> CliResult {
+    let started = Instant::now();
+    let result = granary_bao::pns::search(rules, pos, budget);
+    let seconds = started.elapsed().as_secs_f64();
+    let north = pos.to_move == Side::North;
+    let line: Vec<String> = result
+        .line
+        .iter()
+        .map(|(m, p)| m.text(p.to_move == Side::North))
+        .collect();
+    let value = match result.verdict {
+        granary_bao::pns::Verdict::Win => "win",
+        granary_bao::pns::Verdict::Loss => "loss",
+        granary_bao::pns::Verdict::Unknown => "unknown",
+    };
+    let best = result.best.map(|m| m.text(north));
+    if args.json {
+        println!(
+            "{}",
+            json!({"game": "bao", "rules": rules.describe(), "position": format_position(pos),
+                   "to_move": pos.to_move.name(), "search": "pns", "budget": budget,
+                   "value": value, "best": best, "pv": line, "nodes": result.nodes,
+                   "seconds": seconds})
+        );
+        return Ok(());
+    }
+    println!("{}", rules.describe());
+    println!("position {}", format_position(pos));
+    match result.verdict {
+        granary_bao::pns::Verdict::Win => println!(
+            "{} to move wins; winning move {}",
+            pos.to_move,
+            best.unwrap_or_default()
+        ),
+        granary_bao::pns::Verdict::Loss => {
+            println!("{} to move loses whatever it plays", pos.to_move)
+        }
+        granary_bao::pns::Verdict::Unknown => {
+            println!("not decided within {budget} tree nodes");
+        }
+    }
+    if !line.is_empty() {
+        let what = if result.verdict == granary_bao::pns::Verdict::Unknown {
+            "most-proving line"
+        } else {
+            "pv"
+        };
+        println!("{what} {}", line.join(" "));
+    }
+    println!(
+        "proof-number search {seconds:.2} s, {} tree nodes ({:.3} M nodes/s)",
+        result.nodes,
+        result.nodes as f64 / seconds.max(1e-9) / 1e6
     );
     Ok(())
 }

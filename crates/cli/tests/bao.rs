@@ -99,9 +99,21 @@ fn solve_proves_a_win_and_a_loss() {
         (v["value"].clone(), v["plies"].clone()),
         ("loss".into(), 0.into())
     );
+    // The same by proof-number search.
+    let v = json(&["solve", "bao", "--position", win, "--pns", "1000", "--json"]);
+    assert_eq!(
+        (v["value"].clone(), v["best"].clone()),
+        ("win".into(), "A3R".into())
+    );
     // The start: nothing proven in 4 moves.
     let v = json(&["solve", "bao", "--depth", "4", "--json"]);
     assert_eq!(v["value"], "unknown");
+    // Bao la kujifunza: the first player wins (Donkers & Uiterwijk 2002), by proof-number search.
+    let v = json(&["solve", "bao", "--rules", "kujifunza", "--json"]);
+    assert_eq!(
+        (v["value"].clone(), v["best"].clone()),
+        ("win".into(), "A3R".into())
+    );
 }
 
 #[test]
