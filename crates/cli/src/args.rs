@@ -285,6 +285,17 @@ impl GameArgs {
     }
 }
 
+impl PlayArgs {
+    /// The side the person plays, from `--side`.
+    pub fn human(&self) -> Result<granary_rules::Side, CliError> {
+        match self.side.as_str() {
+            "south" | "s" | "S" => Ok(granary_rules::Side::South),
+            "north" | "n" | "N" => Ok(granary_rules::Side::North),
+            other => Err(CliError(format!("--side '{other}': use south or north"))),
+        }
+    }
+}
+
 impl VariantArgs {
     /// The variant and the position to start from.
     pub fn resolve(&self) -> Result<(Variant, Position), CliError> {

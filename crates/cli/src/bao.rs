@@ -1,6 +1,6 @@
 //! `granary show|perft|solve|play bao`: Bao's own commands, with its own moves (`A6R`).
 
-use std::io::{BufRead, Write};
+use std::io::BufRead;
 use std::time::{Duration, Instant};
 
 use granary_bao::engine::Engine;
@@ -370,11 +370,7 @@ fn describe(p: Proof) -> String {
 const HELP: &str = "type a move like A6R (pit, then L or R where there is a choice, then s to stop in the nyumba), `moves` to list them, `hint` for the engine's view of every move, `undo`, `quit`";
 
 pub fn play(args: &PlayArgs) -> CliResult {
-    let human = match args.side.as_str() {
-        "south" | "s" | "S" => Side::South,
-        "north" | "n" | "N" => Side::North,
-        other => return Err(CliError(format!("--side '{other}': use south or north"))),
-    };
+    let human = args.human()?;
     let seconds = args.time.unwrap_or(1.0);
     if !(seconds > 0.0 && seconds <= 3600.0) {
         return Err(CliError(format!(
@@ -423,13 +419,10 @@ pub fn play(args: &PlayArgs) -> CliResult {
             history.push(child);
             continue;
         }
-        print!("{} to move ({}): ", pos.to_move, stage(&pos));
-        std::io::stdout().flush()?;
-        let Some(line) = lines.next() else {
-            println!();
+        let prompt = format!("{} to move ({})", pos.to_move, stage(&pos));
+        let Some(line) = crate::play::ask(&mut lines, &prompt)? else {
             return Ok(());
         };
-        let line = line?;
         match line.trim() {
             "" => {}
             "quit" | "q" | "exit" => return Ok(()),

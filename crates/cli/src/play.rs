@@ -32,17 +32,29 @@ impl Oracle<'_> {
     }
 }
 
+/// Prints `prompt: ` and reads the player's line; `None` at the end of the input.
+pub fn ask(
+    lines: &mut impl Iterator<Item = std::io::Result<String>>,
+    prompt: &str,
+) -> Result<Option<String>, CliError> {
+    print!("{prompt}: ");
+    std::io::stdout().flush()?;
+    match lines.next() {
+        Some(line) => Ok(Some(line?)),
+        None => {
+            println!();
+            Ok(None)
+        }
+    }
+}
+
 const HELP: &str = "type a pit number to sow it, `hint` for every move's value, `undo` to take back your last move, `quit` to stop";
 
 pub fn run(args: &PlayArgs) -> CliResult {
     if args.variant.game.game == GameName::Bao {
         return crate::bao::play(args);
     }
-    let human = match args.side.as_str() {
-        "south" | "s" | "S" => Side::South,
-        "north" | "n" | "N" => Side::North,
-        other => return Err(CliError(format!("--side '{other}': use south or north"))),
-    };
+    let human = args.human()?;
     if args.time.is_some() {
         return Err(CliError(
             "--time is a bao option; kalah and oware are played perfectly".into(),
@@ -127,13 +139,10 @@ pub fn run(args: &PlayArgs) -> CliResult {
                 .map_err(|e| CliError(format!("internal: {e}")))?;
             continue;
         }
-        print!("{} to move ({}): ", pos.to_move, format_position(&pos, m));
-        std::io::stdout().flush()?;
-        let Some(line) = lines.next() else {
-            println!();
+        let prompt = format!("{} to move ({})", pos.to_move, format_position(&pos, m));
+        let Some(line) = ask(&mut lines, &prompt)? else {
             return Ok(());
         };
-        let line = line?;
         match line.trim() {
             "" => {}
             "quit" | "q" | "exit" => return Ok(()),
