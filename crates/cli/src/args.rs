@@ -81,7 +81,7 @@ pub struct GameArgs {
 pub struct VariantArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Seeds a pit at the start [default: 4].
+    /// Seeds a pit at the start (kalah, oware).
     #[arg(long, default_value_t = 4)]
     pub seeds: u32,
     /// Start from this position instead: `S1,..,Sm/N1,..,Nm [SS-NS] [S|N]` (bao: see docs/notation.md).

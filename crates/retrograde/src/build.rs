@@ -4,10 +4,11 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
+use arrayvec::ArrayVec;
 use granary_index::LayerIndex;
 use granary_rules::{Board, Engine, Position, Rules};
 use granary_tables::probe::terminal_value;
-use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet};
+use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet, prefetch};
 use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
@@ -54,32 +55,9 @@ const BATCH: usize = 32;
 /// Resolved positions a thread keeps on its own stack before leaving them for a later scan.
 const STACK_CAP: usize = 1 << 20;
 
-/// Asks the cache for the line holding `x`; a hint with no effect on results.
-#[inline]
-fn prefetch<T>(x: &T) {
-    // SAFETY: SSE is part of the x86_64 baseline, and a prefetch never faults or changes memory,
-    // whatever the address.
-    #[cfg(target_arch = "x86_64")]
-    unsafe {
-        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-            std::ptr::from_ref(x).cast(),
-        );
-    }
-    #[cfg(not(target_arch = "x86_64"))]
-    let _ = x;
-}
-
 /// The finished lower layers, checked and mapped.
 struct Lower<'a> {
     layers: Vec<&'a Layer>,
-}
-
-impl Lower<'_> {
-    #[inline]
-    fn value(&self, board: Board, seeds: u32) -> i32 {
-        let layer = self.layers[seeds as usize];
-        i32::from(layer.value(layer.index().rank(board)))
-    }
 }
 
 /// A move out of the layer, or a finished game's value.
@@ -348,22 +326,41 @@ impl<R: Rules> AcyclicLayer<'_, R> {
         if moves.is_empty() {
             return terminal_value(rules, &pos) as i8;
         }
+        // Every child's entry is a cache miss: find them all, prefetch, then read.
+        let children: ArrayVec<(Child, i32, bool), 8> = moves
+            .iter()
+            .map(|lane| {
+                let child = rules.play(&pos, lane);
+                let seeds = child.board.seeds(m);
+                let (gain, again) = pos.move_gain(&child);
+                let entry = if seeds == n {
+                    // Within the layer (never another move: that puts a seed in the store).
+                    let rank = self.index.rank(child.board);
+                    prefetch(&self.values[rank as usize]);
+                    Child::Here(child.board, rank)
+                } else {
+                    let layer = self.lower.layers[seeds as usize];
+                    let rank = layer.index().rank(child.board);
+                    layer.prefetch(rank);
+                    Child::Lower(seeds, rank)
+                };
+                (entry, gain, again)
+            })
+            .collect();
         let mut best = i32::MIN;
-        for lane in moves.iter() {
-            let child = rules.play(&pos, lane);
-            let seeds = child.board.seeds(m);
-            let (gain, again) = pos.move_gain(&child);
-            let child_value = if seeds == n {
-                // Within the layer (never another move: that puts a seed in the store).
-                let c = self.index.rank(child.board) as usize;
-                let mut v = self.values[c].load(Relaxed);
-                if v == UNKNOWN {
-                    v = self.value(child.board);
-                    self.values[c].store(v, Relaxed);
+        for &(entry, gain, again) in &children {
+            let child_value = match entry {
+                Child::Here(child, rank) => {
+                    let mut v = self.values[rank as usize].load(Relaxed);
+                    if v == UNKNOWN {
+                        v = self.value(child);
+                        self.values[rank as usize].store(v, Relaxed);
+                    }
+                    i32::from(v)
                 }
-                i32::from(v)
-            } else {
-                self.lower.value(child.board, seeds)
+                Child::Lower(seeds, rank) => {
+                    i32::from(self.lower.layers[seeds as usize].value(rank))
+                }
             };
             best = best.max(if again {
                 gain + child_value
@@ -373,6 +370,14 @@ impl<R: Rules> AcyclicLayer<'_, R> {
         }
         best as i8
     }
+}
+
+/// Where a child's value is: in the layer being solved (board and rank), or in a lower layer
+/// (seeds and rank).
+#[derive(Clone, Copy)]
+enum Child {
+    Here(Board, u64),
+    Lower(u32, u64),
 }
 
 /// A layer being solved: its rules, index, values (best exits until resolved) and work bytes.

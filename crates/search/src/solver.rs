@@ -146,6 +146,18 @@ impl<'t, R: Rules> Solver<'t, R> {
             .then(|| i32::from(layer.value(index.rank(pos.board))))
     }
 
+    /// Starts loading what [`Solver::table_value`] or the transposition table knows of `pos`.
+    #[inline]
+    fn prefetch(&self, pos: &Position) {
+        let seeds = pos.board.seeds(self.rules.pits());
+        match self.layers.get(seeds as usize) {
+            Some(layer) if layer.index().contains(pos.board) => {
+                layer.prefetch(layer.index().rank(pos.board));
+            }
+            _ => self.tt.prefetch(pos.board),
+        }
+    }
+
     fn terminal_value(&self, pos: &Position) -> i32 {
         granary_tables::probe::terminal_value(&self.rules, pos)
     }
@@ -181,9 +193,14 @@ impl<'t, R: Rules> Solver<'t, R> {
             return v;
         }
         let n = seeds as i32;
+        self.tt.prefetch(pos.board);
         let mut children = self.children(pos);
         if children.is_empty() {
             return self.terminal_value(pos);
+        }
+        // The search is bound by memory latency: start every load the cutoffs below need at once.
+        for child in &children {
+            self.prefetch(&child.pos);
         }
         // Futility: the value lies in -n..=n.
         if alpha >= n {

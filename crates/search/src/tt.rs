@@ -1,6 +1,7 @@
 //! A lockless transposition table shared by threads.
 //!
-//! Each slot is three `AtomicU64`: `board_lo ^ data`, `board_hi ^ data`, `data`. A reader accepts
+//! Each slot is four `AtomicU64`: `board_lo ^ data`, `board_hi ^ data`, `data` and an unused word,
+//! so that a slot (32 bytes, aligned) never straddles two cache lines. A reader accepts
 //! a slot only if both key words XOR the data give back the whole 128-bit board it asked for, so a
 //! torn write (another thread writing the same slot) or another position in the slot reads as a
 //! miss, never as a wrong entry (Hyatt & Mann's lockless hashing, with the full key).
@@ -51,7 +52,9 @@ pub struct TranspositionTable {
 }
 
 /// Bytes a slot.
-pub const SLOT_BYTES: usize = 24;
+pub const SLOT_BYTES: usize = 32;
+
+type Slot = [AtomicU64; 4];
 
 /// The table's 64-bit hash of a board.
 pub(crate) fn hash(board: Board) -> u64 {
@@ -78,26 +81,31 @@ impl TranspositionTable {
         TranspositionTable { map, len }
     }
 
-    fn slots(&self) -> &[[AtomicU64; 3]] {
-        // SAFETY: the mapping is `len * 24` bytes, page-aligned (so aligned for u64), zeroed by
+    fn slots(&self) -> &[Slot] {
+        // SAFETY: the mapping is `len * 32` bytes, page-aligned (so aligned for u64), zeroed by
         // the kernel, writable (`as_mut_ptr` of a raw mapping, made for shared mutable access)
-        // and lives as long as `self`. `[AtomicU64; 3]` is 24 bytes of three u64 with any bit
+        // and lives as long as `self`. `[AtomicU64; 4]` is 32 bytes of four u64 with any bit
         // pattern valid, and the memory is only ever accessed through these atomics, so shared
         // references from several threads are sound.
-        unsafe {
-            std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<[AtomicU64; 3]>(), self.len)
-        }
+        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<Slot>(), self.len) }
     }
 
-    fn slot(&self, board: Board) -> &[AtomicU64; 3] {
+    fn slot(&self, board: Board) -> &Slot {
         let i = ((u128::from(hash(board)) * self.len as u128) >> 64) as usize;
         &self.slots()[i]
+    }
+
+    /// Starts loading the slot of `board` into the cache: a search asks for a node's and its
+    /// children's slots at once, so that the memory latencies overlap.
+    #[inline]
+    pub fn prefetch(&self, board: Board) {
+        granary_tables::prefetch(self.slot(board));
     }
 
     /// The entry of `board`, if the table holds one.
     #[must_use]
     pub fn get(&self, board: Board) -> Option<Entry> {
-        let [k0, k1, d] = self.slot(board);
+        let [k0, k1, d, _] = self.slot(board);
         let data = d.load(Relaxed);
         let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
         (data != 0 && k0.load(Relaxed) ^ data == lo && k1.load(Relaxed) ^ data == hi)
@@ -106,7 +114,7 @@ impl TranspositionTable {
 
     /// Stores an entry unless the slot holds a larger search of another position.
     pub fn put(&self, board: Board, entry: Entry) {
-        let [k0, k1, d] = self.slot(board);
+        let [k0, k1, d, _] = self.slot(board);
         let old = d.load(Relaxed);
         let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
         let same = old != 0 && k0.load(Relaxed) ^ old == lo && k1.load(Relaxed) ^ old == hi;

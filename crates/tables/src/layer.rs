@@ -124,6 +124,15 @@ impl Layer {
         self.map[HEADER_LEN + index as usize] as i8
     }
 
+    /// Starts loading the entry of rank `index` into the cache (a search asks for several at
+    /// once, then reads them).
+    #[inline]
+    pub fn prefetch(&self, index: u64) {
+        if let Some(entry) = self.map.get(HEADER_LEN + index as usize) {
+            prefetch(entry);
+        }
+    }
+
     #[must_use]
     pub fn index(&self) -> &LayerIndex {
         &self.index
@@ -138,4 +147,19 @@ impl Layer {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// Asks the processor to start loading the cache line of `value` (a hint: no effect on results).
+#[inline]
+pub fn prefetch<T>(value: &T) {
+    #[cfg(target_arch = "x86_64")]
+    // SAFETY: `_mm_prefetch` needs SSE, which every x86_64 processor has; it reads nothing the
+    // program sees and never faults, and the pointer comes from a live reference anyway.
+    unsafe {
+        std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+            std::ptr::from_ref(value).cast::<i8>(),
+        );
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = value;
 }

@@ -21,6 +21,6 @@ pub mod writer;
 
 pub use error::TableError;
 pub use format::{Header, TableKind};
-pub use layer::Layer;
+pub use layer::{Layer, prefetch};
 pub use set::TableSet;
 pub use writer::LayerWriter;
