@@ -20,7 +20,7 @@ use crate::args::SolveArgs;
 use crate::error::{CliError, CliResult};
 
 /// Positions the on-the-fly Kalah tables may hold (all layers together).
-const KALAH_TABLE_BUDGET: u64 = 12_000_000;
+const KALAH_TABLE_BUDGET: u64 = 32_000_000;
 /// Positions the on-the-fly Oware tables may hold before `solve` asks for an explicit build.
 /// Positions beyond which Oware tables do not fit this machine's disk (one byte each, ~20 GB).
 const OWARE_TABLE_LIMIT: u64 = 20_000_000_000;
