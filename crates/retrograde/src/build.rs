@@ -414,7 +414,7 @@ impl<R: Rules> LayerState<'_, R> {
             let sign = if again { 1 } else { -1 };
             let layer = lower.layers[seeds as usize];
             let rank = layer.index().rank(child.board);
-            prefetch(&layer.data()[rank as usize]);
+            layer.prefetch(rank);
             exits.push(Exit::Lower {
                 seeds,
                 rank,
