@@ -73,7 +73,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
         Game::Kalah { capture, sweep } => {
             let horizon = args
                 .table_seeds
-                .unwrap_or_else(|| default_kalah_tables(kind))
+                .unwrap_or_else(|| default_kalah_tables(kind, seeds))
                 .min(seeds);
             set = ensure_tables(&root, None, kind, horizon, false)?;
             Oracle::Search(Solver::new(

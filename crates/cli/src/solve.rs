@@ -11,7 +11,7 @@ use granary_retrograde::{BuildOptions, build_layers};
 use granary_rules::notation::format_position;
 use granary_rules::{Game, Position, Rules, Variant};
 use granary_search::solver::RootMove;
-use granary_search::{Solution, Solver};
+use granary_search::{Progress, Solution, Solver};
 use granary_tables::probe::{move_value, position_value, principal_variation};
 use granary_tables::{TableKind, TableSet};
 use serde_json::json;
@@ -26,6 +26,39 @@ const KALAH_TABLE_BUDGET: u64 = 32_000_000;
 const OWARE_TABLE_LIMIT: u64 = 20_000_000_000;
 pub const OWARE_TABLE_BUDGET: u64 = 1_500_000_000;
 
+/// A solve's progress line (stderr): `move 3: +8..+12 (41.2 s, 2.1e8 nodes)` after a pass of
+/// MTD(f) on root move (pit) 3, `move 3: +10 (...)` when it is settled, `<=+10` when it is no
+/// better than the best so far.
+fn progress_line(step: &Progress<'_>) -> String {
+    let (pit, value, nodes, seconds) = match *step {
+        Progress::Bounds {
+            lane,
+            lower,
+            upper,
+            nodes,
+            seconds,
+        } => (lane, format!("{lower:+}..{upper:+}"), nodes, seconds),
+        Progress::Settled {
+            root_move,
+            nodes,
+            seconds,
+        } => {
+            let bound = if root_move.exact { "" } else { "<=" };
+            (
+                root_move.lane,
+                format!("{bound}{:+}", root_move.value),
+                nodes,
+                seconds,
+            )
+        }
+    };
+    format!(
+        "move {}: {value} ({seconds:.1} s, {nodes:.2e} nodes)",
+        pit + 1,
+        nodes = nodes as f64
+    )
+}
+
 /// Positions in layers `0..=max` of a kind.
 pub fn table_positions(kind: TableKind, max: u32) -> u64 {
     (0..=max)
@@ -33,12 +66,15 @@ pub fn table_positions(kind: TableKind, max: u32) -> u64 {
         .sum()
 }
 
-/// The default Kalah horizon: the largest whose tables fit the budget.
-pub fn default_kalah_tables(kind: TableKind) -> u32 {
+/// The default Kalah horizon for a position of `seeds` seeds: the largest whose tables fit the
+/// budget, and no more than a third of the seeds (bigger tables cost more to build than they
+/// save on small boards: Kalah(6,4) gets 16 seeds, Kalah(5,4) 14; `docs/search.md`).
+pub fn default_kalah_tables(kind: TableKind, seeds: u32) -> u32 {
     (0..=granary_index::MAX_LAYER_SEEDS)
         .take_while(|&n| table_positions(kind, n) <= KALAH_TABLE_BUDGET)
         .last()
         .unwrap_or(0)
+        .min(seeds.div_ceil(3))
 }
 
 /// Builds layers `0..=max` if any is missing, saying so on the terminal.
@@ -96,7 +132,7 @@ fn solve_one(
         Game::Kalah { .. } => {
             let horizon = args
                 .table_seeds
-                .unwrap_or_else(|| default_kalah_tables(kind))
+                .unwrap_or_else(|| default_kalah_tables(kind, seeds))
                 .min(seeds);
             let set = ensure_tables(&args.dir.resolve(), args.threads, kind, horizon, quiet)?;
             let table_seconds = started.elapsed().as_secs_f64();
@@ -104,10 +140,9 @@ fn solve_one(
                 unreachable!()
             };
             let solver = Solver::new(rules, Some((&set, horizon)), args.hash)?;
-            let solution = solver.solve_reporting(&pos, args.all_moves, |r, seconds| {
+            let solution = solver.solve_reporting(&pos, args.all_moves, |step| {
                 if !quiet {
-                    let bound = if r.exact { "" } else { "<=" };
-                    eprintln!("move {}: {bound}{:+} ({seconds:.1} s)", r.lane + 1, r.value);
+                    eprintln!("{}", progress_line(&step));
                 }
             });
             Ok(Report {

@@ -14,5 +14,5 @@
 pub mod solver;
 pub mod tt;
 
-pub use solver::{Solution, Solver, SolverError};
+pub use solver::{Progress, Solution, Solver, SolverError};
 pub use tt::TranspositionTable;

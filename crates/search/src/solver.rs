@@ -54,6 +54,27 @@ pub struct RootMove {
     pub exact: bool,
 }
 
+/// A step of a solve, as [`Solver::solve_reporting`] reports it; `nodes` and `seconds` are
+/// counted from the start of the solve.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// A pass of MTD(f) on a root move: its value, for the player at the root, is within
+    /// `lower..=upper`.
+    Bounds {
+        lane: usize,
+        lower: i32,
+        upper: i32,
+        nodes: u64,
+        seconds: f64,
+    },
+    /// A root move is settled (exactly, or as no better than the best so far).
+    Settled {
+        root_move: &'a RootMove,
+        nodes: u64,
+        seconds: f64,
+    },
+}
+
 /// A child of a node, with what the move gains and whether the mover moves again.
 #[derive(Clone, Copy)]
 struct Child {
@@ -361,6 +382,18 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// (`v = 2 * mover's share - n`); the bounds keep that parity and each test skips the values
     /// that cannot occur.
     pub fn mtdf(&self, pos: &Position, guess: i32, nodes: &mut u64) -> i32 {
+        self.mtdf_reporting(pos, guess, nodes, &mut |_, _, _| {})
+    }
+
+    /// [`Solver::mtdf`], telling `pass` the interval `[lower, upper]` known after each pass and
+    /// the nodes counted so far.
+    fn mtdf_reporting(
+        &self,
+        pos: &Position,
+        guess: i32,
+        nodes: &mut u64,
+        pass: &mut dyn FnMut(i32, i32, u64),
+    ) -> i32 {
         let n = pos.board.seeds(self.rules.pits()) as i32;
         let (mut lower, mut upper) = (-n, n);
         let mut g = guess.clamp(-n, n);
@@ -375,29 +408,25 @@ impl<'t, R: Rules> Solver<'t, R> {
             } else {
                 lower = g;
             }
+            pass(lower, upper, *nodes);
         }
         g
-    }
-
-    /// The exact value of a child, seen from its parent.
-    fn option_value(&self, child: &Child, nodes: &mut u64) -> i32 {
-        child.option(self.mtdf(&child.pos, 0, nodes))
     }
 
     /// Solves `pos`: its value, root move values (all exact with `all_moves`), a principal
     /// variation, nodes and time. Every search of a root move runs on all threads
     /// ([`Solver::shared_alphabeta`]); as many threads as rayon's current pool has.
     pub fn solve(&self, pos: &Position, all_moves: bool) -> Solution {
-        self.solve_reporting(pos, all_moves, |_, _| {})
+        self.solve_reporting(pos, all_moves, |_| {})
     }
 
-    /// [`Solver::solve`], telling `done` each root move as it is settled, with the seconds since
-    /// the start (long solves take an hour; this is their progress).
+    /// [`Solver::solve`], telling `report` each step (long solves take an hour; this is their
+    /// progress).
     pub fn solve_reporting(
         &self,
         pos: &Position,
         all_moves: bool,
-        mut done: impl FnMut(&RootMove, f64),
+        mut report: impl FnMut(Progress<'_>),
     ) -> Solution {
         let started = Instant::now();
         self.nodes.store(0, Relaxed);
@@ -418,9 +447,20 @@ impl<'t, R: Rules> Solver<'t, R> {
                 child.option(self.shared_alphabeta(&child.pos, lo, hi, &mut nodes)) > best
             };
             let result = if beats {
+                // The child's bounds, seen from the root.
+                let mut pass = |lower: i32, upper: i32, nodes: u64| {
+                    let (a, b) = (child.option(lower), child.option(upper));
+                    report(Progress::Bounds {
+                        lane: child.lane,
+                        lower: a.min(b),
+                        upper: a.max(b),
+                        nodes,
+                        seconds: started.elapsed().as_secs_f64(),
+                    });
+                };
                 RootMove {
                     lane: child.lane,
-                    value: self.option_value(child, &mut nodes),
+                    value: child.option(self.mtdf_reporting(&child.pos, 0, &mut nodes, &mut pass)),
                     exact: true,
                 }
             } else {
@@ -433,7 +473,11 @@ impl<'t, R: Rules> Solver<'t, R> {
             if result.exact {
                 best = best.max(result.value);
             }
-            done(&result, started.elapsed().as_secs_f64());
+            report(Progress::Settled {
+                root_move: &result,
+                nodes,
+                seconds: started.elapsed().as_secs_f64(),
+            });
             moves.push(result);
         }
         self.nodes.fetch_add(nodes, Relaxed);

@@ -131,3 +131,66 @@ fn random_positions_against_full_tables() {
         }
     }
 }
+
+#[test]
+fn progress_bounds_narrow_to_each_root_moves_value() {
+    use granary_search::Progress;
+    for game in [GAMES[0], GAMES[1]] {
+        for (m, n) in [(2, 4), (3, 3), (4, 2)] {
+            let variant = Variant::new(game, m, n).unwrap();
+            let reference = Reference::new(game, m);
+            let solver = Solver::new(kalah(game, m), None, 8).unwrap();
+            let start = reference.start(n);
+            let mut memo = HashMap::new();
+            let truth: HashMap<usize, i32> = reference
+                .legal_moves(&start)
+                .into_iter()
+                .map(|lane| {
+                    let child = reference.play(&start, lane);
+                    let v = minimax(&reference, &child, &mut memo);
+                    (lane, if child.to_move == Side::South { v } else { -v })
+                })
+                .collect();
+            let mut bounds: HashMap<usize, (i32, i32)> = HashMap::new();
+            let mut settled = Vec::new();
+            let mut last_nodes = 0;
+            let solution = solver.solve_reporting(&variant.start(), false, |step| {
+                let nodes = match step {
+                    Progress::Bounds {
+                        lane,
+                        lower,
+                        upper,
+                        nodes,
+                        ..
+                    } => {
+                        // Each pass keeps within the last one, and holds the move's true value.
+                        let (lo, hi) = bounds.get(&lane).copied().unwrap_or((i32::MIN, i32::MAX));
+                        assert!(lo <= lower && upper <= hi && lower <= upper, "{variant}");
+                        assert!(
+                            (lower..=upper).contains(&truth[&lane]),
+                            "{variant} move {}",
+                            lane + 1
+                        );
+                        bounds.insert(lane, (lower, upper));
+                        nodes
+                    }
+                    Progress::Settled {
+                        root_move, nodes, ..
+                    } => {
+                        settled.push(*root_move);
+                        nodes
+                    }
+                };
+                assert!(nodes >= last_nodes, "{variant}: nodes only grow");
+                last_nodes = nodes;
+            });
+            // Every root move settled once, as the solution gives it; an exact one where its
+            // passes closed.
+            settled.sort_by_key(|r| r.lane);
+            assert_eq!(settled, solution.moves, "{variant}");
+            for r in settled.iter().filter(|r| r.exact) {
+                assert_eq!(bounds.get(&r.lane), Some(&(r.value, r.value)), "{variant}");
+            }
+        }
+    }
+}
