@@ -290,12 +290,16 @@ pub fn solve(args: &SolveArgs) -> CliResult {
     if !pv_text.is_empty() {
         println!("pv {}", pv_text.join(" "));
     }
-    println!(
-        "search {seconds:.2} s, {} nodes ({:.3} M nodes/s)",
-        prover.nodes,
-        prover.nodes as f64 / seconds.max(1e-9) / 1e6
-    );
+    print_rate("search", "nodes", prover.nodes, seconds);
     Ok(())
+}
+
+/// The closing line of a search: `{what} 1.23 s, 456 {unit} (0.370 M nodes/s)`.
+fn print_rate(what: &str, unit: &str, nodes: u64, seconds: f64) {
+    println!(
+        "{what} {seconds:.2} s, {nodes} {unit} ({:.3} M nodes/s)",
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    );
 }
 
 /// Tree nodes of the default proof-number search (about 150 MB).
@@ -351,10 +355,11 @@ fn solve_pns(args: &SolveArgs, rules: &BaoRules, pos: &Position, budget: usize) 
         };
         println!("{what} {}", line.join(" "));
     }
-    println!(
-        "proof-number search {seconds:.2} s, {} tree nodes ({:.3} M nodes/s)",
-        result.nodes,
-        result.nodes as f64 / seconds.max(1e-9) / 1e6
+    print_rate(
+        "proof-number search",
+        "tree nodes",
+        result.nodes as u64,
+        seconds,
     );
     Ok(())
 }
