@@ -5,6 +5,7 @@
 //! - [`position`]: a position (both halves, hands, nyumba ownership, takasia);
 //! - [`moves`]: a move and its written form (`A6R`, `b2L`, `A3Ls`);
 //! - [`turn`]: playing a turn out (captures, relay sowing, the nyumba, endless moves);
+//! - [`starts`]: mtaji capture starts and takasa origins, which both of the next two read;
 //! - [`movegen`]: which turns may start (compulsory capture, takasa, tax, takasia);
 //! - [`notation`]: the written form of a position;
 //! - [`perft`]: move-path counts;
@@ -24,6 +25,7 @@ pub mod pns;
 pub mod position;
 pub mod prove;
 pub mod rules;
+pub mod starts;
 pub mod turn;
 
 pub use movegen::{Moves, generate, legal_moves};

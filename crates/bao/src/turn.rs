@@ -23,10 +23,10 @@ use crate::board::{
     Dir, LEFT_KICHWA, NYUMBA, Packed, RIGHT_KICHWA, is_front, opposite, pack, relay_packed,
     seeds_at, sow, unpack,
 };
-use crate::movegen;
 use crate::moves::Move;
 use crate::position::{Position, side_index};
 use crate::rules::{BaoRules, NyumbaRule, TakasiaRule};
+use crate::starts;
 
 /// The sowing state that must not repeat within a move.
 type Snapshot = (Packed, u8, Dir, bool);
@@ -340,10 +340,10 @@ impl<'r> Turn<'r> {
 pub fn takasia_after(rules: &BaoRules, pos: &Position) -> Option<u8> {
     let me = pos.to_move;
     let mover = side_index(me);
-    if pos.hands[mover] > 0 || movegen::mtaji_captures(pos, me).next().is_some() {
+    if pos.hands[mover] > 0 || starts::mtaji_captures(pos, me).next().is_some() {
         return None;
     }
-    let mut threatened = movegen::mtaji_captures(pos, me.other()).map(|c| opposite(c.last));
+    let mut threatened = starts::mtaji_captures(pos, me.other()).map(|c| opposite(c.last));
     let pit = threatened.next()?;
     if threatened.any(|p| p != pit) {
         return None;
@@ -351,7 +351,7 @@ pub fn takasia_after(rules: &BaoRules, pos: &Position) -> Option<u8> {
     if rules.has_nyumba() && pos.nyumba[mover] && pit == NYUMBA {
         return None;
     }
-    let origins = movegen::takasa_origins(pos, me, None);
+    let origins = starts::takasa_origins(pos, me, None);
     // A pit that could not be lifted anyway (one seed) is not marked, so that equal positions
     // are written alike.
     if origins.as_slice() == [pit] || !origins.contains(&pit) {

@@ -1,8 +1,7 @@
 //! Command-line arguments, and turning the variant arguments into a [`Variant`] and a start.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use granary_rules::notation::parse_position;
-use granary_rules::{Capture, Game, OptionError, OwareRules, Position, Sweep, Variant};
+use granary::{Setup, Side, TableChoice};
 
 use crate::error::CliError;
 
@@ -81,9 +80,9 @@ pub struct GameArgs {
 pub struct VariantArgs {
     #[command(flatten)]
     pub game: GameArgs,
-    /// Seeds a pit at the start (kalah, oware).
-    #[arg(long, default_value_t = 4)]
-    pub seeds: u32,
+    /// Seeds a pit at the start (kalah, oware) [default: 4].
+    #[arg(long)]
+    pub seeds: Option<u32>,
     /// Start from this position instead: `S1,..,Sm/N1,..,Nm [SS-NS] [S|N]` (bao: see docs/notation.md).
     #[arg(long, allow_hyphen_values = true)]
     pub position: Option<String>,
@@ -98,12 +97,45 @@ pub struct DirArgs {
 }
 
 impl DirArgs {
-    /// The directory: `--dir`, else `$GRANARY_TABLES`, else `data/tables`.
-    pub fn resolve(&self) -> std::path::PathBuf {
-        self.dir
-            .clone()
-            .or_else(|| std::env::var_os("GRANARY_TABLES").map(Into::into))
-            .unwrap_or_else(|| "data/tables".into())
+    /// The tables: `--dir`, else `$GRANARY_TABLES`, else `data/tables`.
+    pub fn tablebase(&self) -> granary::Tablebase {
+        granary::Tablebase::new(
+            self.dir
+                .clone()
+                .unwrap_or_else(granary::tablebase::default_dir),
+        )
+    }
+}
+
+/// Which tables a solve uses and how much memory its search takes.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// Kalah: use (and build if missing) tables up to this many seeds on the board
+    /// [default: the largest present, or what the planner picks for the game and the machine].
+    #[arg(long, conflicts_with = "no_tables")]
+    pub table_seeds: Option<u32>,
+    /// Kalah: search without tables.
+    #[arg(long)]
+    pub no_tables: bool,
+    /// Transposition table size in MiB [default: 512, or 4096 for long searches, within a
+    /// quarter of the memory].
+    #[arg(long)]
+    pub hash: Option<usize>,
+}
+
+impl TableArgs {
+    /// The library's settings for these flags.
+    pub fn settings(&self, threads: Option<usize>, all_moves: bool) -> granary::Settings {
+        granary::Settings {
+            tables: match (self.no_tables, self.table_seeds) {
+                (true, _) => TableChoice::None,
+                (false, Some(n)) => TableChoice::Seeds(n),
+                (false, None) => TableChoice::Auto,
+            },
+            hash_mib: self.hash,
+            threads,
+            all_moves,
+        }
     }
 }
 
@@ -145,12 +177,8 @@ pub struct SolveArgs {
     /// Give every first move's exact value (otherwise only the best move's is exact).
     #[arg(long)]
     pub all_moves: bool,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
-    pub hash: usize,
-    /// Kalah: use (and build if missing) tables up to this many seeds on the board [default: by board size].
-    #[arg(long)]
-    pub table_seeds: Option<u32>,
+    #[command(flatten)]
+    pub tables: TableArgs,
     /// Solve a family of start positions instead, e.g. `1..6x1..5` (pits 1 to 6, seeds 1 to 5), and print a table.
     #[arg(long, value_name = "PITSxSEEDS")]
     pub family: Option<String>,
@@ -166,6 +194,9 @@ pub struct SolveArgs {
     /// Bao: the proof-number search's budget of tree nodes (no depth limit) [default: 2000000].
     #[arg(long, value_name = "NODES")]
     pub pns: Option<usize>,
+    /// Only say which tables the solve would use and build, and why; build and search nothing.
+    #[arg(long)]
+    pub dry_run: bool,
     /// One JSON object (a list with --family).
     #[arg(long)]
     pub json: bool,
@@ -178,12 +209,8 @@ pub struct PlayArgs {
     /// The side you play: south (moves first) or north.
     #[arg(long, default_value = "south")]
     pub side: String,
-    /// Transposition table size in MiB.
-    #[arg(long, default_value_t = 512)]
-    pub hash: usize,
-    /// Kalah: tables up to this many seeds on the board [default: by board size].
-    #[arg(long)]
-    pub table_seeds: Option<u32>,
+    #[command(flatten)]
+    pub tables: TableArgs,
     /// Bao: the engine's thinking time a move, in seconds [default: 1].
     #[arg(long)]
     pub time: Option<f64>,
@@ -236,79 +263,70 @@ pub struct PerftArgs {
     pub json: bool,
 }
 
-/// Parses an option's value with the game's names; an unknown one names the flag.
-fn choose<T: std::str::FromStr<Err = OptionError> + Copy>(
-    flag: &str,
-    given: Option<&str>,
-    default: T,
-) -> Result<T, CliError> {
-    given.map_or(Ok(default), |g| {
-        g.parse()
-            .map_err(|e: OptionError| CliError(format!("{flag} {e}")))
-    })
-}
-
 impl GameArgs {
-    /// The game with its options.
-    pub fn game(&self) -> Result<Game, CliError> {
-        if self.nyumba.is_some() || self.takasia.is_some() || self.tax.is_some() {
-            return Err(CliError(
-                "--nyumba, --takasia and --tax are bao options".into(),
-            ));
+    /// What the user wrote, for the library to check.
+    pub fn setup(&self, seeds: Option<u32>) -> Setup {
+        Setup {
+            pits: self.pits,
+            seeds,
+            rules: self.rules.clone(),
+            sweep: self.sweep.clone(),
+            nyumba: self.nyumba.clone(),
+            takasia: self.takasia.clone(),
+            tax: self.tax.clone(),
         }
-        let rules = self.rules.as_deref();
-        Ok(match self.game {
-            GameName::Kalah => Game::Kalah {
-                capture: choose("--rules", rules, Capture::ALL[0])?,
-                sweep: choose("--sweep", self.sweep.as_deref(), Sweep::ALL[0])?,
-            },
-            GameName::Oware => {
-                if self.sweep.is_some() {
-                    return Err(CliError("--sweep is a kalah option; oware has none".into()));
-                }
-                Game::Oware {
-                    rules: choose("--rules", rules, OwareRules::ALL[0])?,
-                }
-            }
-            GameName::Bao => {
-                return Err(CliError(
-                    "bao has no endgame tables; its commands are show, perft, solve and play"
-                        .into(),
-                ));
-            }
-        })
     }
 
-    /// The position `text` and its pits a side (which must match `--pits` if given).
-    pub fn position(&self, text: &str) -> Result<(Position, usize), CliError> {
-        Ok(parse_position(text, self.pits)?)
+    /// The library's name of the game.
+    pub fn name(&self) -> granary::GameName {
+        match self.game {
+            GameName::Kalah => granary::GameName::Kalah,
+            GameName::Oware => granary::GameName::Oware,
+            GameName::Bao => granary::GameName::Bao,
+        }
+    }
+
+    /// The two-row game (Kalah or Oware) for a `position`, which must be given.
+    pub fn mancala(&self, position: &str) -> Result<granary::Mancala, CliError> {
+        Ok(self.setup(None).mancala(self.name(), Some(position))?)
+    }
+
+    /// The table kind of a two-row game (`--pits`, default 6).
+    pub fn kind(&self) -> Result<granary::TableKind, CliError> {
+        Ok(granary::TableKind {
+            game: self.setup(None).mancala_game(self.name())?,
+            pits: self.pits.unwrap_or(granary::game::DEFAULT_PITS),
+        })
+    }
+}
+
+impl VariantArgs {
+    /// The two-row game and the position to start from.
+    pub fn mancala(&self) -> Result<granary::Mancala, CliError> {
+        Ok(self
+            .game
+            .setup(self.seeds)
+            .mancala(self.game.name(), self.position.as_deref())?)
+    }
+
+    /// Bao's rules and the position to start from.
+    pub fn bao(&self) -> Result<(granary::BaoRules, granary::BaoPosition), CliError> {
+        Ok(self.game.setup(self.seeds).bao(self.position.as_deref())?)
+    }
+
+    /// Whether the game is Bao.
+    pub fn is_bao(&self) -> bool {
+        self.game.game == GameName::Bao
     }
 }
 
 impl PlayArgs {
     /// The side the person plays, from `--side`.
-    pub fn human(&self) -> Result<granary_rules::Side, CliError> {
+    pub fn human(&self) -> Result<Side, CliError> {
         match self.side.as_str() {
-            "south" | "s" | "S" => Ok(granary_rules::Side::South),
-            "north" | "n" | "N" => Ok(granary_rules::Side::North),
+            "south" | "s" | "S" => Ok(Side::South),
+            "north" | "n" | "N" => Ok(Side::North),
             other => Err(CliError(format!("--side '{other}': use south or north"))),
-        }
-    }
-}
-
-impl VariantArgs {
-    /// The variant and the position to start from.
-    pub fn resolve(&self) -> Result<(Variant, Position), CliError> {
-        let game = self.game.game()?;
-        match &self.position {
-            None => {
-                let variant = Variant::new(game, self.game.pits.unwrap_or(6), self.seeds)?;
-                Ok((variant, variant.start()))
-            }
-            Some(text) => {
-                let (position, pits) = self.game.position(text)?;
-                Ok((Variant::new(game, pits, self.seeds)?, position))
-            }
         }
     }
 }

@@ -10,7 +10,7 @@
 
 use std::fmt::Write;
 
-use granary_rules::{Position, Side};
+use granary::{Position, Side};
 
 /// The drawing of a position with `m` pits a side, ending in a newline.
 pub fn board(pos: &Position, m: usize) -> String {

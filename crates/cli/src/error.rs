@@ -23,15 +23,13 @@ macro_rules! from_display {
 }
 
 from_display!(
-    granary_rules::VariantError,
-    granary_rules::notation::NotationError,
+    granary::Error,
+    granary::InputError,
+    granary::TableError,
+    granary::BuildError,
+    granary::SolveError,
     std::io::Error,
-    serde_json::Error,
-    granary_tables::TableError,
-    granary_retrograde::BuildError,
-    granary_index::IndexError,
-    granary_search::SolverError,
-    granary_bao::notation::NotationError
+    serde_json::Error
 );
 
 pub type CliResult = Result<(), CliError>;

@@ -1,6 +1,8 @@
 //! `granary`: perfect play for mancala games from the command line.
 //!
-//! `main` only parses arguments, runs the command and prints an error once, with exit code 2.
+//! A thin shell over the `granary` library: `main` parses arguments, runs the command, maps the
+//! library's events to progress bars and lines, prints text or JSON, and prints an error once,
+//! with exit code 2.
 
 mod args;
 mod bao;
@@ -10,6 +12,8 @@ mod error;
 mod info;
 mod perft;
 mod play;
+mod progress;
+mod prompt;
 mod query;
 mod show;
 mod solve;
@@ -50,13 +54,16 @@ fn main() -> ExitCode {
     };
     let result = match cli.command {
         Command::Variants(args) => variants::run(&args),
+        Command::Show(args) if args.variant.is_bao() => bao::show(&args),
         Command::Show(args) => show::run(&args),
         Command::Perft(args) => perft::run(&args),
         Command::Build(args) => build::run(&args),
         Command::Query(args) => query::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Info(args) => info::run(&args),
+        Command::Solve(args) if args.variant.is_bao() => bao::solve(&args),
         Command::Solve(args) => solve::run(&args),
+        Command::Play(args) if args.variant.is_bao() => bao::play(&args),
         Command::Play(args) => play::run(&args),
     };
     match result {

@@ -1,61 +1,93 @@
-//! `granary perft`: move-path counts, per depth or split by first move.
+//! `granary perft`: move-path counts, per depth or split by first move (Kalah, Oware, Bao).
 
 use std::time::Instant;
 
-use granary_rules::notation::format_position;
-use granary_rules::perft::{divide, perft};
-use granary_rules::{Engine, Rules};
-use serde_json::json;
+use serde_json::{Value, json};
 
-use crate::args::GameName;
 use crate::args::PerftArgs;
 use crate::error::CliResult;
 
-/// Perft with the engine's concrete type, so the hot loop is not dispatched per move.
-fn count(engine: &Engine, pos: &granary_rules::Position, depth: u32) -> u64 {
-    match engine {
-        Engine::Kalah(rules) => perft(rules, pos, depth),
-        Engine::Oware(rules) => perft(rules, pos, depth),
+/// What perft counts from: a two-row game or Bao.
+enum Start {
+    Mancala(granary::Mancala),
+    Bao(granary::BaoRules, granary::BaoPosition),
+}
+
+impl Start {
+    fn count(&self, depth: u32) -> u64 {
+        match self {
+            Start::Mancala(game) => granary::show::perft_count(game, depth),
+            Start::Bao(rules, pos) => granary::bao::perft_count(rules, pos, depth),
+        }
+    }
+
+    /// The split by first move: `(move as JSON, move as text, count)`.
+    fn divide(&self, depth: u32) -> Vec<(Value, String, u64)> {
+        match self {
+            Start::Mancala(game) => granary::show::perft_divide(game, depth)
+                .into_iter()
+                .map(|(pit, n)| (json!(pit), format!("pit {pit}"), n))
+                .collect(),
+            Start::Bao(rules, pos) => granary::bao::perft_divide(rules, pos, depth)
+                .into_iter()
+                .map(|(m, n)| (json!(m), m, n))
+                .collect(),
+        }
+    }
+
+    fn title(&self) -> String {
+        match self {
+            Start::Mancala(game) => format!(
+                "{}, from {}",
+                game.variant,
+                granary::format_position(&game.position, game.variant.pits)
+            ),
+            Start::Bao(rules, pos) => format!(
+                "{}, from {}",
+                rules.describe(),
+                granary::bao::format_position(pos)
+            ),
+        }
     }
 }
 
 pub fn run(args: &PerftArgs) -> CliResult {
-    if args.variant.game.game == GameName::Bao {
-        return crate::bao::perft_cmd(args);
-    }
-    let (variant, pos) = args.variant.resolve()?;
-    let engine = variant.engine();
-    let m = engine.pits();
+    let start = if args.variant.is_bao() {
+        let (rules, pos) = args.variant.bao()?;
+        Start::Bao(rules, pos)
+    } else {
+        Start::Mancala(args.variant.mancala()?)
+    };
     let started = Instant::now();
-    let split = args.divide.then(|| divide(&engine, &pos, args.depth));
+    let split = args.divide.then(|| start.divide(args.depth));
     let nodes = match &split {
-        Some(split) => split.iter().map(|(_, n)| n).sum(),
-        None => count(&engine, &pos, args.depth),
+        Some(split) => split.iter().map(|(_, _, n)| n).sum(),
+        None => start.count(args.depth),
     };
     let seconds = started.elapsed().as_secs_f64();
     if args.json {
         let mut out = json!({"depth": args.depth, "nodes": nodes});
         if let Some(split) = split {
             out["divide"] = split
-                .iter()
-                .map(|(lane, n)| json!({"move": lane + 1, "nodes": n}))
+                .into_iter()
+                .map(|(m, _, n)| json!({"move": m, "nodes": n}))
                 .collect();
         }
         println!("{out}");
         return Ok(());
     }
-    println!("{variant}, from {}", format_position(&pos, m));
+    println!("{}", start.title());
     if let Some(split) = split {
-        for (lane, n) in split {
-            println!("pit {}: {n}", lane + 1);
+        for (_, m, n) in split {
+            println!("{m}: {n}");
         }
     } else {
         for depth in 1..args.depth {
-            println!("depth {depth}: {}", count(&engine, &pos, depth));
+            println!("depth {depth}: {}", start.count(depth));
         }
     }
     println!("depth {}: {nodes}", args.depth);
     let rate = nodes as f64 / seconds.max(1e-9) / 1e6;
-    eprintln!("{seconds:.3} s, {rate:.1} M leaf nodes/s");
+    eprintln!("{seconds:.3} s, {rate:.3} M leaf nodes/s");
     Ok(())
 }

@@ -147,7 +147,7 @@ fn bad_bao_input_is_one_line_and_exit_2() {
         ),
         (
             vec!["solve", "kalah", "--depth", "3"],
-            "--depth is a bao option",
+            "--depth and --pns are bao options",
         ),
         (vec!["play", "bao", "--time", "0"], "--time 0"),
     ] {

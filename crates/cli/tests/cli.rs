@@ -104,7 +104,9 @@ fn perft_json_and_divide() {
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
     assert!(error(&["show", "kalah", "--moves", "3,3"]).contains("move 2 (pit 3): pit 3 is empty"));
-    assert!(error(&["show", "kalah", "--moves", "1,x"]).contains("move 2 is 'x'"));
+    assert!(
+        error(&["show", "kalah", "--moves", "1,x"]).contains("move 2: 'x' is not a pit number")
+    );
     assert!(error(&["show", "kalah", "--moves", "0"]).contains("pit 0 does not exist"));
     let starving = error(&["show", "oware", "--position", "1,0,1/0,0,0", "--moves", "1"]);
     assert!(

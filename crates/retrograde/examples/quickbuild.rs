@@ -1,3 +1,22 @@
+//! Builds Oware(6) awari layers `0..=MAX` into `DIR` and prints each layer's rate:
+//! `cargo run --release -p granary-retrograde --example quickbuild -- MAX DIR`.
+
+struct Rates;
+
+impl granary_retrograde::BuildObserver for Rates {
+    fn layer_done(&self, r: &granary_retrograde::LayerReport) {
+        if let Some(s) = r.seconds {
+            println!(
+                "layer {} {} positions {:.2}s {:.2} M/s",
+                r.seeds,
+                r.positions,
+                s,
+                r.positions as f64 / s / 1e6
+            );
+        }
+    }
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let max: u32 = args[1].parse().unwrap();
@@ -8,20 +27,6 @@ fn main() {
         },
         pits: 6,
     };
-    let opts = granary_retrograde::BuildOptions {
-        threads: None,
-        quiet: true,
-    };
-    granary_retrograde::build_layers(&dir, kind, max, opts, |r| {
-        if let Some(s) = r.seconds {
-            println!(
-                "layer {} {} positions {:.2}s {:.2} M/s",
-                r.seeds,
-                r.positions,
-                s,
-                r.positions as f64 / s / 1e6
-            );
-        }
-    })
-    .unwrap();
+    let opts = granary_retrograde::BuildOptions { threads: None };
+    granary_retrograde::build_layers(&dir, kind, max, opts, &Rates).unwrap();
 }

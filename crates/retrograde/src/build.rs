@@ -9,7 +9,6 @@ use granary_index::LayerIndex;
 use granary_rules::{Board, Engine, Position, Rules};
 use granary_tables::probe::terminal_value;
 use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet, prefetch};
-use indicatif::{ProgressBar, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::PIECE;
@@ -29,9 +28,30 @@ pub enum BuildError {
 pub struct BuildOptions {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
-    /// No progress bars.
-    pub quiet: bool,
 }
+
+/// What a build reports as it goes. Every method has an empty default; `()` observes nothing.
+/// Methods are called from rayon's worker threads, hence `Sync`; they should return quickly.
+pub trait BuildObserver: Sync {
+    /// Layer `seeds` of `kind`, of `positions` positions, is about to be built.
+    fn layer_started(&self, kind: TableKind, seeds: u32, positions: u64) {
+        let _ = (kind, seeds, positions);
+    }
+    /// Another `positions` positions of the current layer's first pass are done.
+    fn advanced(&self, positions: u64) {
+        let _ = positions;
+    }
+    /// The current layer entered phase `t` of its retrograde analysis (values of magnitude `t`).
+    fn phase(&self, t: u32) {
+        let _ = t;
+    }
+    /// A layer was built, or found already built (`report.seconds` is `None`).
+    fn layer_done(&self, report: &LayerReport) {
+        let _ = report;
+    }
+}
+
+impl BuildObserver for () {}
 
 /// What building (or finding) one layer did.
 #[derive(Clone, Debug)]
@@ -97,7 +117,7 @@ pub fn build_layers(
     kind: TableKind,
     max_seeds: u32,
     options: BuildOptions,
-    mut report: impl FnMut(&LayerReport),
+    observer: &dyn BuildObserver,
 ) -> Result<Vec<LayerReport>, BuildError> {
     let mut builder = rayon::ThreadPoolBuilder::new();
     if let Some(threads) = options.threads {
@@ -122,9 +142,9 @@ pub fn build_layers(
                 path,
             }
         } else {
-            pool.install(|| build_layer(&set, seeds, options.quiet))?
+            pool.install(|| build_layer(&set, seeds, observer))?
         };
-        report(&r);
+        observer.layer_done(&r);
         reports.push(r);
     }
     Ok(reports)
@@ -134,7 +154,11 @@ pub fn build_layers(
 ///
 /// # Errors
 /// If a lower layer is missing or bad, or the file cannot be written.
-pub fn build_layer(set: &TableSet, seeds: u32, quiet: bool) -> Result<LayerReport, BuildError> {
+pub fn build_layer(
+    set: &TableSet,
+    seeds: u32,
+    observer: &dyn BuildObserver,
+) -> Result<LayerReport, BuildError> {
     let kind = set.kind();
     let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
     let lower = Lower {
@@ -143,12 +167,13 @@ pub fn build_layer(set: &TableSet, seeds: u32, quiet: bool) -> Result<LayerRepor
     let path = set.layer_path(seeds);
     let started = Instant::now();
     let mut writer = LayerWriter::create(&path, kind, seeds, index.size())?;
-    let bar = progress_bar(quiet, &kind, seeds, index.size());
+    observer.layer_started(kind, seeds, index.size());
     match kind.engine() {
-        Engine::Kalah(rules) => solve_acyclic_layer(&rules, &index, &lower, writer.entries(), &bar),
-        Engine::Oware(rules) => solve_layer(&rules, &index, &lower, writer.entries(), &bar),
+        Engine::Kalah(rules) => {
+            solve_acyclic_layer(&rules, &index, &lower, writer.entries(), observer);
+        }
+        Engine::Oware(rules) => solve_layer(&rules, &index, &lower, writer.entries(), observer),
     }
-    bar.finish_and_clear();
     let path = writer.finish()?;
     Ok(LayerReport {
         seeds,
@@ -156,22 +181,6 @@ pub fn build_layer(set: &TableSet, seeds: u32, quiet: bool) -> Result<LayerRepor
         seconds: Some(started.elapsed().as_secs_f64()),
         path,
     })
-}
-
-fn progress_bar(quiet: bool, kind: &TableKind, seeds: u32, size: u64) -> ProgressBar {
-    if quiet {
-        return ProgressBar::hidden();
-    }
-    let bar = ProgressBar::new(size);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{prefix} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta} {msg}",
-        )
-        .expect("valid template")
-        .progress_chars("=> "),
-    );
-    bar.set_prefix(format!("{} layer {seeds:>2}", kind.name()));
-    bar
 }
 
 /// The work pieces of a layer: `(first, end)` ranks.
@@ -187,7 +196,7 @@ fn solve_layer<R: Rules>(
     index: &LayerIndex,
     lower: &Lower<'_>,
     values: &[AtomicI8],
-    bar: &ProgressBar,
+    observer: &dyn BuildObserver,
 ) {
     let size = index.size();
     let work: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
@@ -225,12 +234,12 @@ fn solve_layer<R: Rules>(
                 i += 1;
             }
         }
-        bar.inc(end - first);
+        observer.advanced(end - first);
     });
 
     let n = index.seeds() as i8;
     for t in (1..=n).rev() {
-        bar.set_message(format!("phase {t}"));
+        observer.phase(t as u32);
         pieces(size).for_each(|(first, end)| {
             let mut stack = Vec::new();
             for i in first..end {
@@ -279,7 +288,7 @@ fn solve_acyclic_layer<R: Rules>(
     index: &LayerIndex,
     lower: &Lower<'_>,
     values: &[AtomicI8],
-    bar: &ProgressBar,
+    observer: &dyn BuildObserver,
 ) {
     let layer = AcyclicLayer {
         rules,
@@ -299,7 +308,7 @@ fn solve_acyclic_layer<R: Rules>(
                 values[i as usize].store(v, Relaxed);
             }
         }
-        bar.inc(end - first);
+        observer.advanced(end - first);
     });
 }
 

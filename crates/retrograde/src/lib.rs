@@ -42,7 +42,7 @@
 pub mod build;
 pub mod unmove;
 
-pub use build::{BuildError, BuildOptions, LayerReport, build_layer, build_layers};
+pub use build::{BuildError, BuildObserver, BuildOptions, LayerReport, build_layer, build_layers};
 
 /// Positions a work piece.
 pub const PIECE: u64 = 1 << 15;

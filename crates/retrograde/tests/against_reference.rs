@@ -101,11 +101,8 @@ fn value_iteration(game: Game, m: usize, max: u32) -> Vec<HashMap<Layout, i32>> 
 fn check(game: Game, m: usize, max: u32) {
     let dir = tempfile::tempdir().unwrap();
     let kind = TableKind { game, pits: m };
-    let options = BuildOptions {
-        threads: Some(2),
-        quiet: true,
-    };
-    build_layers(dir.path(), kind, max, options, |_| {}).unwrap();
+    let options = BuildOptions { threads: Some(2) };
+    build_layers(dir.path(), kind, max, options, &()).unwrap();
     let set = TableSet::new(dir.path(), kind);
     let expected = value_iteration(game, m, max);
     for (n, values) in expected.iter().enumerate() {

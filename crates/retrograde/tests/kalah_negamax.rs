@@ -68,11 +68,8 @@ fn check(game: Game, m: usize, seeds: u32, samples: usize) {
         dir.path(),
         kind,
         seeds,
-        BuildOptions {
-            threads: Some(2),
-            quiet: true,
-        },
-        |_| {},
+        BuildOptions { threads: Some(2) },
+        &(),
     )
     .unwrap();
     let set = TableSet::new(dir.path(), kind);

@@ -97,17 +97,7 @@ fn random_positions_against_full_tables() {
     for game in [GAMES[0], GAMES[3]] {
         let dir = tempfile::tempdir().unwrap();
         let kind = TableKind { game, pits: 6 };
-        build_layers(
-            dir.path(),
-            kind,
-            12,
-            BuildOptions {
-                threads: Some(2),
-                quiet: true,
-            },
-            |_| {},
-        )
-        .unwrap();
+        build_layers(dir.path(), kind, 12, BuildOptions { threads: Some(2) }, &()).unwrap();
         let set = TableSet::new(dir.path(), kind);
         let solver = Solver::new(kalah(game, 6), Some((&set, 5)), 16).unwrap();
         let mut x = 0x2545_F491_4F6C_DD1Du64;

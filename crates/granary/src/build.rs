@@ -1,0 +1,88 @@
+//! Building a kind's missing layers, after checking that they fit the disk.
+
+use std::time::Instant;
+
+use granary_retrograde::{BuildOptions, build_layers};
+use granary_tables::TableKind;
+use serde::Serialize;
+
+use crate::error::BuildError;
+use crate::machine::Machine;
+use crate::observer::{BuildEvents, Observer};
+use crate::tablebase::{Tablebase, layer_positions};
+
+/// What a build did.
+#[derive(Clone, Debug, Serialize)]
+pub struct BuildReport {
+    /// The kind's name.
+    pub tables: String,
+    pub max_seeds: u32,
+    /// Positions in layers `0..=max_seeds`.
+    pub positions: u64,
+    /// Positions built now (the rest were present).
+    pub built: u64,
+    /// Layers that were present already.
+    pub kept: usize,
+    pub seconds: f64,
+}
+
+/// Bytes the missing layers `0..=max` of `kind` will take.
+#[must_use]
+pub fn missing_bytes(tablebase: &Tablebase, kind: TableKind, max: u32) -> u64 {
+    let set = tablebase.tables(kind);
+    (0..=max)
+        .filter(|&n| !set.layer_path(n).is_file())
+        .map(|n| layer_positions(kind, n).saturating_add(64))
+        .fold(0, u64::saturating_add)
+}
+
+/// Builds the missing layers `0..=max_seeds` of `kind`, lowest first, reporting to `observer`.
+/// Layers already present are checked and kept, so an interrupted build resumes.
+///
+/// # Errors
+/// Too many seeds, not enough free disk for the missing layers (checked before anything is
+/// written), a bad thread count, or a table error naming the file.
+pub fn build(
+    tablebase: &Tablebase,
+    kind: TableKind,
+    max_seeds: u32,
+    threads: Option<usize>,
+    observer: &dyn Observer,
+) -> Result<BuildReport, BuildError> {
+    if max_seeds > granary_index::MAX_LAYER_SEEDS {
+        return Err(BuildError::TooManySeeds(max_seeds));
+    }
+    let needed = missing_bytes(tablebase, kind, max_seeds);
+    let available = Machine::detect(tablebase.root()).free_disk;
+    if needed > available {
+        return Err(BuildError::Disk {
+            dir: tablebase.root().join(kind.name()),
+            seeds: max_seeds,
+            needed,
+            available,
+        });
+    }
+    let started = Instant::now();
+    let reports = build_layers(
+        tablebase.root(),
+        kind,
+        max_seeds,
+        BuildOptions { threads },
+        &BuildEvents(observer),
+    );
+    // Whatever happened, layers may have been added: later opens must see them.
+    tablebase.refresh(kind);
+    let reports = reports?;
+    Ok(BuildReport {
+        tables: kind.name(),
+        max_seeds,
+        positions: reports.iter().map(|r| r.positions).sum(),
+        built: reports
+            .iter()
+            .filter(|r| r.seconds.is_some())
+            .map(|r| r.positions)
+            .sum(),
+        kept: reports.iter().filter(|r| r.seconds.is_none()).count(),
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}

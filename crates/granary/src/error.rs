@@ -1,0 +1,123 @@
+//! What can go wrong, one enum a concern; every message names what is wrong and what to do.
+//!
+//! - [`InputError`]: a game, option, position or move that the caller got wrong;
+//! - [`TableError`] (from `granary-tables`): a table file that is missing, foreign or corrupt;
+//! - [`BuildError`]: a build that cannot start or finish;
+//! - [`SolveError`]: a solve or query that cannot be answered as asked;
+//! - [`Error`]: any of them, for callers that only report.
+
+use std::path::PathBuf;
+
+pub use granary_tables::TableError;
+
+/// Input the caller got wrong: a front end shows the message and asks again (exit 2, HTTP 400).
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    #[error("unknown game '{0}': use kalah, oware or bao")]
+    Game(String),
+    #[error("{flag} {source}")]
+    Option {
+        flag: &'static str,
+        #[source]
+        source: granary_rules::OptionError,
+    },
+    #[error("{0}")]
+    NotForGame(String),
+    #[error(transparent)]
+    Variant(#[from] granary_rules::VariantError),
+    #[error(transparent)]
+    Position(#[from] granary_rules::notation::NotationError),
+    #[error(transparent)]
+    BaoPosition(#[from] granary_bao::notation::NotationError),
+    #[error("--moves: move {number}{}: {reason}", pit.map_or(String::new(), |p| format!(" (pit {p})")))]
+    Move {
+        /// 1 for the first move of the list.
+        number: usize,
+        pit: Option<usize>,
+        reason: String,
+    },
+    #[error("{0}")]
+    Value(String),
+}
+
+/// A build that cannot start or did not finish. Layers finished before the error are kept.
+#[derive(Debug, thiserror::Error)]
+pub enum BuildError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error("--threads: {0}")]
+    Threads(String),
+    #[error(
+        "{}: tables up to {seeds} seeds need {} more on disk, {} is free: free space, or use a smaller --max-seeds or another --dir",
+        dir.display(), crate::plan::human_bytes(*needed), crate::plan::human_bytes(*available)
+    )]
+    Disk {
+        dir: PathBuf,
+        seeds: u32,
+        needed: u64,
+        available: u64,
+    },
+    #[error("--max-seeds {0}: tables hold at most {max} seeds on the board", max = granary_index::MAX_LAYER_SEEDS)]
+    TooManySeeds(u32),
+}
+
+impl From<granary_retrograde::BuildError> for BuildError {
+    fn from(err: granary_retrograde::BuildError) -> Self {
+        match err {
+            granary_retrograde::BuildError::Table(e) => BuildError::Table(e),
+            granary_retrograde::BuildError::Threads(e) => BuildError::Threads(e),
+        }
+    }
+}
+
+/// A solve or query that cannot be answered as asked.
+#[derive(Debug, thiserror::Error)]
+pub enum SolveError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    #[error("{seeds} seeds on the board: values must fit a signed byte (at most 127)")]
+    TooManySeeds { seeds: u32 },
+    #[error("{0}")]
+    NeedsTables(String),
+    #[error(
+        "tables are inconsistent: the position is worth {value} but its best move {best}; run `granary verify`"
+    )]
+    Inconsistent { value: i32, best: i32 },
+}
+
+impl From<granary_search::SolverError> for SolveError {
+    fn from(err: granary_search::SolverError) -> Self {
+        match err {
+            granary_search::SolverError::Table(e) => SolveError::Table(e),
+        }
+    }
+}
+
+/// Any of the library's errors.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error(transparent)]
+    Input(#[from] InputError),
+    #[error(transparent)]
+    Table(#[from] TableError),
+    #[error(transparent)]
+    Build(#[from] BuildError),
+    #[error(transparent)]
+    Solve(#[from] SolveError),
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    /// Whether the caller's input is at fault (HTTP 400) rather than the tables or the machine.
+    #[must_use]
+    pub fn is_input(&self) -> bool {
+        matches!(self, Error::Input(_))
+    }
+}

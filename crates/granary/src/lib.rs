@@ -1,0 +1,113 @@
+//! `granary`: perfect play for mancala games, the one door to the engine.
+//!
+//! Every front end (the `granary` command, a server, bindings) goes through this crate; it plans,
+//! finds, builds, queries and solves, prints nothing and never exits the process. Long work
+//! reports [`Event`]s to an [`Observer`]; errors are typed ([`error`]) with messages that name
+//! what is wrong and what to do.
+//!
+//! - [`game`]: the catalogue of games and options; what a user wrote ([`Setup`]) resolved to a
+//!   Kalah/Oware variant and position ([`Mancala`]) or Bao rules and a position;
+//! - [`tablebase`]: a table directory ([`Tablebase`]): what is present, tables opened lazily and
+//!   shared;
+//! - [`machine`] and [`plan`]: what the machine holds, and which tables a task should use
+//!   (the policy is in [`plan`]'s documentation);
+//! - [`build`]: building missing layers (checked against the free disk first);
+//! - [`query`]: a position's value, every move's, a principal variation, from tables;
+//! - [`solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
+//!   [`Oracle`] for repeated questions (a game in play);
+//! - [`show`]: Kalah/Oware positions after moves, perft;
+//! - [`bao`]: Bao's positions, perft, proof searches and engine (Bao has no tables).
+//!
+//! Below it: `granary-rules` (packed rules), `granary-index` (rank/unrank), `granary-tables`
+//! (files), `granary-retrograde` (the builder), `granary-search` (MTD(f)), `granary-bao`.
+//!
+//! # Examples
+//!
+//! Open a directory and see what is there (nothing is read but directory entries and headers):
+//!
+//! ```
+//! let dir = tempfile::tempdir()?;
+//! let tablebase = granary::Tablebase::new(dir.path());
+//! assert!(tablebase.present()?.is_empty());
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Build Oware(4) awari tables up to 8 seeds and query a position:
+//!
+//! ```
+//! use granary::{GameName, Setup, Tablebase};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let tablebase = Tablebase::new(dir.path());
+//! let setup = Setup { rules: Some("awari".into()), ..Setup::default() };
+//! let game = setup.mancala(GameName::Oware, Some("2,0,1,1/0,2,1,1 0-0 S"))?;
+//! granary::build(&tablebase, game.kind(), 8, None, &())?;
+//! let answer = tablebase.query(&game)?;
+//! assert_eq!(answer.seeds_on_board, 8);
+//! assert_eq!(answer.moves.iter().map(|m| m.value).max(), Some(answer.value));
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! Solve Kalah(4,3) from its start, the tables planned and built on the fly, with progress
+//! events collected by a closure:
+//!
+//! ```
+//! use std::sync::Mutex;
+//! use granary::{Event, GameName, Settings, Setup, Tablebase};
+//!
+//! let dir = tempfile::tempdir()?;
+//! let tablebase = Tablebase::new(dir.path());
+//! let setup = Setup { pits: Some(4), seeds: Some(3), ..Setup::default() };
+//! let game = setup.mancala(GameName::Kalah, None)?;
+//! let plans = Mutex::new(Vec::new());
+//! let observer = |event: Event<'_>| {
+//!     if let Event::Planned(plan) = event {
+//!         plans.lock().unwrap().push(plan.describe());
+//!     }
+//! };
+//! let report = granary::solve(&tablebase, &game, &Settings::default(), &observer)?;
+//! assert_eq!(report.value, 8); // South wins Kalah(4,3) by 8 (docs/results.md)
+//! assert_eq!(plans.lock().unwrap().len(), 1);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+pub mod bao;
+pub mod build;
+pub mod error;
+pub mod game;
+pub mod machine;
+pub mod observer;
+pub mod plan;
+pub mod query;
+pub mod show;
+pub mod solve;
+pub mod tablebase;
+
+pub use build::{BuildReport, build};
+pub use error::{BuildError, Error, InputError, SolveError, TableError};
+pub use game::{BaoPosition, GameName, Mancala, Setup};
+pub use machine::Machine;
+pub use observer::{Event, Observer};
+pub use plan::{TableChoice, TablePlan};
+pub use query::{MoveValue, Query, Seeds};
+pub use solve::{Oracle, Settings, SolveReport, plan, prepare, solve};
+pub use tablebase::Tablebase;
+
+/// Bao's rules.
+pub use granary_bao::BaoRules;
+/// The two-row rules and positions the library's types are made of.
+pub use granary_rules::notation::format_position;
+pub use granary_rules::{Position, Record, Side, Status, Variant};
+/// Table kinds, for building and listing.
+pub use granary_tables::TableKind;
+
+impl Mancala {
+    /// The kind of tables this game uses.
+    #[must_use]
+    pub fn kind(&self) -> TableKind {
+        TableKind {
+            game: self.variant.game,
+            pits: self.variant.pits,
+        }
+    }
+}

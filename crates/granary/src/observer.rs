@@ -1,0 +1,101 @@
+//! Progress of long work, as events a front end maps to what it shows (bars and lines in the
+//! CLI, JSON events in a server). The library itself prints nothing.
+
+use crate::plan::TablePlan;
+
+/// One step of long work.
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// Tables were planned for a solve: what is used, what will be built, and why.
+    Planned(&'a TablePlan),
+    /// A layer of `positions` positions is about to be built.
+    LayerStarted {
+        kind: &'a str,
+        seeds: u32,
+        positions: u64,
+    },
+    /// Another `positions` positions of the current layer's first pass are done.
+    Advanced { positions: u64 },
+    /// The current layer entered phase `t` of its retrograde analysis.
+    Phase { t: u32 },
+    /// A layer was built (`seconds`) or found already built (`None`).
+    LayerDone {
+        kind: &'a str,
+        seeds: u32,
+        positions: u64,
+        seconds: Option<f64>,
+    },
+    /// A pass of MTD(f) on root move `pit`: its value lies in `lower..=upper`. `nodes` and
+    /// `seconds` count from the start of the search.
+    Bounds {
+        pit: usize,
+        lower: i32,
+        upper: i32,
+        nodes: u64,
+        seconds: f64,
+    },
+    /// Root move `pit` is settled: exactly `value`, or (`exact` false) no better than it.
+    Settled {
+        pit: usize,
+        value: i32,
+        exact: bool,
+        nodes: u64,
+        seconds: f64,
+    },
+    /// Bao's depth-limited proof search finished depth `depth` with `verdict` (`win in 5`...).
+    Depth {
+        depth: u32,
+        verdict: &'a str,
+        seconds: f64,
+    },
+}
+
+/// Receives [`Event`]s. Called from worker threads, hence `Sync`; it should return quickly.
+pub trait Observer: Sync {
+    fn event(&self, event: Event<'_>);
+}
+
+/// Observes nothing.
+impl Observer for () {
+    fn event(&self, _: Event<'_>) {}
+}
+
+/// Any `Fn(Event)` closure is an observer.
+impl<F: Fn(Event<'_>) + Sync> Observer for F {
+    fn event(&self, event: Event<'_>) {
+        self(event);
+    }
+}
+
+/// The retrograde builder's reports, as events.
+pub(crate) struct BuildEvents<'o>(pub &'o dyn Observer);
+
+impl granary_retrograde::BuildObserver for BuildEvents<'_> {
+    fn layer_started(&self, kind: granary_tables::TableKind, seeds: u32, positions: u64) {
+        self.0.event(Event::LayerStarted {
+            kind: &kind.name(),
+            seeds,
+            positions,
+        });
+    }
+    fn advanced(&self, positions: u64) {
+        self.0.event(Event::Advanced { positions });
+    }
+    fn phase(&self, t: u32) {
+        self.0.event(Event::Phase { t });
+    }
+    fn layer_done(&self, r: &granary_retrograde::LayerReport) {
+        let kind = r
+            .path
+            .parent()
+            .and_then(|p| p.file_name())
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        self.0.event(Event::LayerDone {
+            kind: &kind,
+            seeds: r.seeds,
+            positions: r.positions,
+            seconds: r.seconds,
+        });
+    }
+}

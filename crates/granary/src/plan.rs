@@ -1,0 +1,508 @@
+//! Which tables a task needs: their layers, size on disk and in memory, and an estimate of the
+//! time to build them, chosen from the game, the machine and what is already present.
+//!
+//! # Policy
+//! **Kalah** is solved by search over tables up to a horizon `H` (seeds on the board). Tables
+//! already present cost nothing; missing layers cost their build time. The planner picks the `H`
+//! that minimises the estimated build time plus the estimated search time, among those whose
+//! layers fit the free disk (less a margin) and, all together, the page cache (the memory
+//! available, less the search's hash table). Present tables beyond that `H` are used too, up to
+//! what fits memory: they make the search cheaper at no cost.
+//!
+//! **Oware** positions repeat, so it is solved from tables up to every seed on the board; the plan
+//! only checks that they fit, and builds them on the fly when the build is estimated to take at
+//! most [`AUTO_BUILD_SECONDS`]; longer builds are left to an explicit `granary build`.
+//!
+//! # Estimates
+//! Build time: positions over a measured rate ([`KALAH_RATE`], [`OWARE_RATE`], 2 cores, scaled by
+//! cores). Search time: a log-linear model fitted to measured Kalah solves on this project's
+//! 2-core machine (`docs/search.md`, "Planning"): with `s` the seeds in play (scaled for boards
+//! other than 6 pits), `log2 T = A + B (s - 48) - C(s) (H - 24)`, `C(s)` the search's gain per seed
+//! of horizon, larger for larger games. It is within a factor of two of the measurements it was
+//! fitted to; it only has to rank horizons, not predict to the second.
+
+use granary_rules::{Capture, Game};
+use granary_tables::TableKind;
+use serde::Serialize;
+
+use crate::machine::Machine;
+use crate::tablebase::{layer_positions, table_positions};
+
+/// Kalah table build rate on 2 cores, positions a second (measured: 16-seed tables 10 M/s,
+/// 24-seed 7 M/s).
+pub const KALAH_RATE: f64 = 8.0e6;
+/// Oware table build rate on 2 cores, positions a second (measured: awari 0..22, 3.6 M/s).
+pub const OWARE_RATE: f64 = 3.5e6;
+/// Longest table build a solve starts by itself, seconds.
+pub const AUTO_BUILD_SECONDS: f64 = 1800.0;
+/// Disk left free after a build: 1 GiB, or 2% of what is free, whichever is more.
+const DISK_MARGIN: u64 = 1 << 30;
+/// Memory kept free beyond tables and hash: 1 GiB.
+const MEMORY_MARGIN: u64 = 1 << 30;
+/// Hash table of a short solve, MiB.
+pub const SMALL_HASH_MIB: usize = 512;
+/// Hash table of a long solve (estimated over a minute), MiB, if a quarter of memory allows.
+pub const LARGE_HASH_MIB: usize = 4096;
+
+/// How a solve should pick its tables.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum TableChoice {
+    /// The planner decides (the default).
+    #[default]
+    Auto,
+    /// Layers `0..=n`, built if missing.
+    Seeds(u32),
+    /// No tables: search alone (Kalah only).
+    None,
+}
+
+/// The tables a solve will use.
+#[derive(Clone, Debug, Serialize)]
+pub struct TablePlan {
+    /// The kind's name, e.g. `kalah-6-standard-owner`.
+    pub tables: String,
+    #[serde(skip)]
+    pub kind: TableKind,
+    /// Seeds on the board of the position to solve.
+    pub seeds_in_play: u32,
+    /// Layers `0..=horizon` are used; `None`: no tables.
+    pub horizon: Option<u32>,
+    /// Layers `0..=n` present before any build.
+    pub present_up_to: Option<u32>,
+    /// Positions to build (missing layers up to the horizon).
+    pub build_positions: u64,
+    /// Bytes the build adds to the disk.
+    pub build_bytes: u64,
+    /// Bytes of all layers used (what the page cache should hold).
+    pub table_bytes: u64,
+    /// Estimated build time, seconds.
+    pub build_seconds: f64,
+    /// Estimated search time, seconds (Kalah; `None` for Oware, which reads tables only).
+    pub search_seconds: Option<f64>,
+    /// Hash table size for the search, MiB.
+    pub hash_mib: usize,
+    /// Why this horizon, in words.
+    pub reason: String,
+}
+
+/// `1.2 GB`-style sizes for messages.
+#[must_use]
+pub fn human_bytes(bytes: u64) -> String {
+    let b = bytes as f64;
+    if b >= 1e9 {
+        format!("{:.1} GB", b / 1e9)
+    } else if b >= 1e6 {
+        format!("{:.0} MB", b / 1e6)
+    } else if b >= 1e3 {
+        format!("{:.0} kB", b / 1e3)
+    } else {
+        format!("{bytes} B")
+    }
+}
+
+/// `42 s`, `3.5 min`, `2.1 h` for messages.
+#[must_use]
+pub fn human_seconds(s: f64) -> String {
+    if s < 90.0 {
+        format!("{s:.0} s")
+    } else if s < 5400.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
+impl TablePlan {
+    /// One line: what is used, what is built, how long, and why.
+    #[must_use]
+    pub fn describe(&self) -> String {
+        let Some(h) = self.horizon else {
+            return format!("tables: none ({})", self.reason);
+        };
+        let build = if self.build_positions == 0 {
+            "all present".to_string()
+        } else {
+            format!(
+                "building {} positions ({} on disk, about {})",
+                self.build_positions,
+                human_bytes(self.build_bytes),
+                human_seconds(self.build_seconds)
+            )
+        };
+        let search = self.search_seconds.map_or(String::new(), |s| {
+            format!(", search about {}", human_seconds(s))
+        });
+        format!(
+            "tables: {} layers 0..={h} ({}; {build}{search}): {}",
+            self.tables,
+            human_bytes(self.table_bytes),
+            self.reason
+        )
+    }
+}
+
+/// Bytes of a table file of `positions` positions (one byte each, a 64-byte header).
+fn file_bytes(positions: u64) -> u64 {
+    positions.saturating_add(64)
+}
+
+/// Bytes of layers `from..=to`.
+fn layers_bytes(kind: TableKind, from: u32, to: u32) -> u64 {
+    (from..=to)
+        .map(|n| file_bytes(layer_positions(kind, n)))
+        .fold(0, u64::saturating_add)
+}
+
+/// The build rate for `kind` on `cores` cores.
+fn rate(kind: TableKind, cores: usize) -> f64 {
+    let base = match kind.game {
+        Game::Kalah { .. } => KALAH_RATE,
+        Game::Oware { .. } => OWARE_RATE,
+    };
+    base * (cores.max(1) as f64 / 2.0).min(8.0)
+}
+
+/// Estimated seconds to search a Kalah position of `seeds` seeds with tables to `horizon`, on
+/// `cores` cores (see the module's doc).
+#[must_use]
+pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: usize) -> f64 {
+    let standard = matches!(
+        kind.game,
+        Game::Kalah {
+            capture: Capture::Standard,
+            ..
+        }
+    );
+    if horizon >= seeds {
+        return 0.0;
+    }
+    // Seeds in play, scaled: a smaller board with the same seeds searches faster.
+    let s = f64::from(seeds) * (kind.pits as f64 / 6.0).powf(0.25);
+    let gain = (0.37 + 0.027 * (s - 48.0)).clamp(0.25, 0.8);
+    let offset = if standard {
+        0.0
+    } else {
+        -1.2 - 0.15 * (s - 48.0).max(0.0)
+    };
+    let log2 = 1.38 + offset + 0.82 * (s - 48.0) - gain * (f64::from(horizon) - 24.0);
+    2f64.powf(log2.min(60.0)) * 2.0 / cores.max(1) as f64
+}
+
+/// The hash table for a search estimated to take `seconds`: larger for long searches, within a
+/// quarter of the available memory.
+fn hash_for(seconds: f64, machine: &Machine) -> usize {
+    let quarter = ((machine.available_memory / 4) >> 20) as usize;
+    if seconds > 60.0 {
+        LARGE_HASH_MIB.min(quarter).max(SMALL_HASH_MIB.min(quarter))
+    } else {
+        SMALL_HASH_MIB.min(quarter.max(16))
+    }
+}
+
+/// What the plan may use of the machine.
+struct Limits {
+    disk: u64,
+    memory: u64,
+}
+
+impl Limits {
+    fn of(machine: &Machine, hash_mib: usize) -> Limits {
+        let margin = DISK_MARGIN.max(machine.free_disk / 50);
+        Limits {
+            disk: machine.free_disk.saturating_sub(margin),
+            memory: machine
+                .available_memory
+                .saturating_sub((hash_mib as u64) << 20)
+                .saturating_sub(MEMORY_MARGIN),
+        }
+    }
+}
+
+/// The plan for solving a position of `seeds` seeds of `kind`, with layers `0..=present` already
+/// present, on `machine`.
+///
+/// Kalah: see the module's doc. Oware: layers up to `seeds` (`choice` must not be `None`).
+/// `hash_mib`: the caller's hash size, if it chose one.
+///
+/// # Errors
+/// A message (for [`crate::SolveError::NeedsTables`]) when the tables asked for or needed do not
+/// fit the machine or would take longer than a solve builds by itself.
+pub fn plan_solve(
+    kind: TableKind,
+    seeds: u32,
+    present: Option<u32>,
+    choice: TableChoice,
+    hash_mib: Option<usize>,
+    machine: &Machine,
+) -> Result<TablePlan, String> {
+    let limit = granary_index::MAX_LAYER_SEEDS;
+    let cost = |h: u32| -> (u64, u64) {
+        // (positions, bytes) to build for layers 0..=h
+        let from = present.map_or(0, |p| p + 1);
+        if from > h {
+            (0, 0)
+        } else {
+            let positions =
+                table_positions(kind, h) - present.map_or(0, |p| table_positions(kind, p));
+            (positions, layers_bytes(kind, from, h))
+        }
+    };
+    let plan = |h: Option<u32>, search: Option<f64>, hash: usize, reason: String| {
+        let (positions, bytes) = h.map_or((0, 0), cost);
+        TablePlan {
+            tables: kind.name(),
+            kind,
+            seeds_in_play: seeds,
+            horizon: h,
+            present_up_to: present,
+            build_positions: positions,
+            build_bytes: bytes,
+            table_bytes: h.map_or(0, |h| layers_bytes(kind, 0, h)),
+            build_seconds: positions as f64 / rate(kind, machine.cores),
+            search_seconds: search,
+            hash_mib: hash,
+            reason,
+        }
+    };
+    let fits = |h: u32, limits: &Limits| -> Result<(), String> {
+        let (_, bytes) = cost(h);
+        let total = layers_bytes(kind, 0, h);
+        if bytes > limits.disk {
+            return Err(format!(
+                "{} tables up to {h} seeds need {} more disk, {} is free (less a margin)",
+                kind.name(),
+                human_bytes(bytes),
+                human_bytes(limits.disk)
+            ));
+        }
+        if total > limits.memory {
+            return Err(format!(
+                "{} tables up to {h} seeds ({}) do not fit the memory available for them ({})",
+                kind.name(),
+                human_bytes(total),
+                human_bytes(limits.memory)
+            ));
+        }
+        Ok(())
+    };
+    match kind.game {
+        Game::Oware { .. } => {
+            if choice == TableChoice::None {
+                return Err(
+                    "oware is solved from its tables; it cannot search without them".into(),
+                );
+            }
+            if seeds > limit {
+                return Err(format!(
+                    "{seeds} seeds on the board: tables hold at most {limit}"
+                ));
+            }
+            let hash = hash_mib.unwrap_or(SMALL_HASH_MIB);
+            let p = plan(
+                Some(seeds),
+                None,
+                hash,
+                "oware is solved from tables up to every seed on the board".into(),
+            );
+            fits(seeds, &Limits::of(machine, 0))?;
+            // The builder holds about a byte a position of the largest layer besides the maps.
+            let largest = layer_positions(kind, seeds);
+            if p.build_positions > 0 && largest.saturating_mul(2) > machine.available_memory {
+                return Err(format!(
+                    "building layer {seeds} of {} needs about {} of memory, {} is available",
+                    kind.name(),
+                    human_bytes(largest.saturating_mul(2)),
+                    human_bytes(machine.available_memory)
+                ));
+            }
+            if p.build_seconds > AUTO_BUILD_SECONDS {
+                return Err(format!(
+                    "oware is solved from tables up to the {seeds} seeds on the board: {} positions to build, about {}; build them first with `granary build oware --pits {} --rules {} --max-seeds {seeds}`",
+                    p.build_positions,
+                    human_seconds(p.build_seconds),
+                    kind.pits,
+                    match kind.game {
+                        Game::Oware { rules } => rules.name(),
+                        Game::Kalah { .. } => unreachable!(),
+                    }
+                ));
+            }
+            Ok(p)
+        }
+        Game::Kalah { .. } => {
+            let cap = seeds.min(limit);
+            match choice {
+                TableChoice::None => {
+                    let t = kalah_search_seconds(kind, seeds, 0, machine.cores);
+                    let hash = hash_mib.unwrap_or_else(|| hash_for(t, machine));
+                    Ok(plan(None, None, hash, "asked for no tables".into()))
+                }
+                TableChoice::Seeds(n) => {
+                    let h = n.min(cap);
+                    let t = kalah_search_seconds(kind, seeds, h, machine.cores);
+                    let hash = hash_mib.unwrap_or_else(|| hash_for(t, machine));
+                    fits(h, &Limits::of(machine, hash))?;
+                    Ok(plan(Some(h), Some(t), hash, format!("asked for {n} seeds")))
+                }
+                TableChoice::Auto => {
+                    // The memory for tables depends on the hash, the hash on the search time:
+                    // plan with the small hash, and again with the large one if the search
+                    // planned is long.
+                    let choose = |hash: usize| -> Result<TablePlan, String> {
+                        let limits = Limits::of(machine, hash);
+                        let mut best: Option<(f64, u32)> = None;
+                        let mut stopped = None;
+                        let mut largest_fitting = 0;
+                        for h in 0..=cap {
+                            if let Err(why) = fits(h, &limits) {
+                                stopped = Some(why);
+                                break;
+                            }
+                            largest_fitting = h;
+                            let (positions, _) = cost(h);
+                            let total = positions as f64 / rate(kind, machine.cores)
+                                + kalah_search_seconds(kind, seeds, h, machine.cores);
+                            // Ties (within 1%) go to the larger horizon: it serves later solves.
+                            if best.is_none_or(|(t, _)| total <= t * 1.01) {
+                                best = Some((total, h));
+                            }
+                        }
+                        let Some((total, mut h)) = best else {
+                            return Err(stopped.unwrap_or_else(|| "no tables fit".into()));
+                        };
+                        let mut reason = format!(
+                            "least estimated build + search time ({})",
+                            human_seconds(total)
+                        );
+                        // Present tables beyond the choice cost nothing and cut the search.
+                        if let Some(p) = present.map(|p| p.min(cap))
+                            && p > h
+                            && fits(p, &limits).is_ok()
+                        {
+                            h = p;
+                            reason = "the largest tables present".into();
+                        } else if let Some(why) = stopped.filter(|_| h == largest_fitting) {
+                            reason = format!("{reason}; larger: {why}");
+                        }
+                        let t = kalah_search_seconds(kind, seeds, h, machine.cores);
+                        Ok(plan(Some(h), Some(t), hash, reason))
+                    };
+                    match hash_mib {
+                        Some(hash) => choose(hash),
+                        None => {
+                            let short = choose(hash_for(0.0, machine))?;
+                            let long_hash = hash_for(short.search_seconds.unwrap_or(0.0), machine);
+                            if long_hash == short.hash_mib {
+                                Ok(short)
+                            } else {
+                                choose(long_hash)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use granary_rules::{OwareRules, Sweep};
+
+    fn machine(free_disk: u64, memory: u64) -> Machine {
+        Machine {
+            memory,
+            available_memory: memory,
+            free_disk,
+            cores: 2,
+        }
+    }
+
+    fn kalah(capture: Capture) -> TableKind {
+        TableKind {
+            game: Game::Kalah {
+                capture,
+                sweep: Sweep::Owner,
+            },
+            pits: 6,
+        }
+    }
+
+    const BIG: u64 = 80_000_000_000;
+    const RAM: u64 = 24 << 30;
+
+    #[test]
+    fn kalah_tables_grow_with_the_game() {
+        let m = machine(BIG, RAM);
+        let k = kalah(Capture::Standard);
+        let h = |seeds| {
+            plan_solve(k, seeds, None, TableChoice::Auto, None, &m)
+                .unwrap()
+                .horizon
+                .unwrap()
+        };
+        let (h64, h65) = (h(48), h(60));
+        assert!((14..=20).contains(&h64), "Kalah(6,4): {h64}");
+        assert!((24..=30).contains(&h65), "Kalah(6,5): {h65}");
+        assert!(h(24) <= h64, "a small game gets no larger tables");
+    }
+
+    #[test]
+    fn present_tables_are_used_and_cost_nothing() {
+        let m = machine(BIG, RAM);
+        let k = kalah(Capture::Standard);
+        let p = plan_solve(k, 48, Some(24), TableChoice::Auto, None, &m).unwrap();
+        assert_eq!(p.horizon, Some(24));
+        assert_eq!(p.build_positions, 0);
+        assert!(p.describe().contains("all present"), "{}", p.describe());
+    }
+
+    #[test]
+    fn disk_and_memory_bound_the_tables() {
+        let k = kalah(Capture::Standard);
+        // 200 MB free disk beyond the margin: no more than that is planned.
+        let m = machine((1 << 30) + 200_000_000, RAM);
+        let p = plan_solve(k, 60, None, TableChoice::Auto, None, &m).unwrap();
+        assert!(p.build_bytes <= 200_000_000, "{}", p.describe());
+        assert!(p.describe().contains("disk"), "{}", p.describe());
+        // Asked-for tables that do not fit are refused, naming the disk.
+        let err = plan_solve(k, 60, None, TableChoice::Seeds(28), None, &m).unwrap_err();
+        assert!(err.contains("disk"), "{err}");
+        // Little memory: the tables fit it.
+        let m = machine(BIG, 3 << 30);
+        let p = plan_solve(k, 60, None, TableChoice::Auto, None, &m).unwrap();
+        assert!(
+            p.table_bytes + ((p.hash_mib as u64) << 20) <= 3 << 30,
+            "{}",
+            p.describe()
+        );
+    }
+
+    #[test]
+    fn oware_builds_what_it_needs_or_says_how() {
+        let m = machine(BIG, RAM);
+        let k = TableKind {
+            game: Game::Oware {
+                rules: OwareRules::Awari,
+            },
+            pits: 4,
+        };
+        let p = plan_solve(k, 16, None, TableChoice::Auto, None, &m).unwrap();
+        assert_eq!(p.horizon, Some(16));
+        // Oware(5,4): 6.4e9 positions, over half an hour: left to an explicit build.
+        let k5 = TableKind { pits: 5, ..k };
+        let err = plan_solve(k5, 40, None, TableChoice::Auto, None, &m).unwrap_err();
+        assert!(
+            err.contains("granary build oware --pits 5 --rules awari --max-seeds 40"),
+            "{err}"
+        );
+        // ... unless they are present.
+        assert!(plan_solve(k5, 40, Some(40), TableChoice::Auto, None, &m).is_ok());
+        // Oware(6,4) does not fit the disk.
+        let k6 = TableKind { pits: 6, ..k };
+        let err = plan_solve(k6, 48, None, TableChoice::Auto, None, &m).unwrap_err();
+        assert!(err.contains("disk"), "{err}");
+        assert!(plan_solve(k, 16, None, TableChoice::None, None, &m).is_err());
+    }
+}

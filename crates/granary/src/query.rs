@@ -1,0 +1,192 @@
+//! Perfect play in a Kalah or Oware position, read from complete tables.
+
+use std::fmt;
+
+use granary_rules::notation::format_position;
+use granary_rules::{Position, Rules};
+use granary_tables::TableSet;
+use granary_tables::probe::{move_value, position_value, principal_variation};
+use serde::{Serialize, Serializer};
+
+use crate::error::SolveError;
+use crate::game::Mancala;
+use crate::tablebase::Tablebase;
+
+/// The longest principal variation given.
+pub const PV_LIMIT: usize = 400;
+
+/// A number of seeds that may end in a half (an endless game's odd seed split evenly), kept as
+/// twice its value. Written `12` or `12.5`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Seeds(pub i64);
+
+impl Seeds {
+    /// As a float.
+    #[must_use]
+    pub fn get(self) -> f64 {
+        self.0 as f64 / 2.0
+    }
+}
+
+impl fmt::Display for Seeds {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 % 2 == 0 {
+            write!(f, "{}", self.0 / 2)
+        } else {
+            write!(f, "{}", self.get())
+        }
+    }
+}
+
+impl Serialize for Seeds {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if self.0 % 2 == 0 {
+            s.serialize_i64(self.0 / 2)
+        } else {
+            s.serialize_f64(self.get())
+        }
+    }
+}
+
+/// The final stores `[south, north]` when the mover of `pos` makes `value` of the seeds left.
+#[must_use]
+pub fn final_stores(pos: &Position, pits: usize, value: i32) -> [Seeds; 2] {
+    let n = i64::from(pos.board.seeds(pits));
+    let v = i64::from(value);
+    let [mover, opponent] = pos.stores.map(i64::from);
+    pos.absolute([2 * mover + n + v, 2 * opponent + n - v])
+        .map(Seeds)
+}
+
+/// `win`, `draw` or `loss` for the player to move, by the final stores.
+#[must_use]
+pub fn result_word(pos: &Position, finals: [Seeds; 2]) -> &'static str {
+    let [mine, theirs] = pos.absolute(finals);
+    match mine.cmp(&theirs) {
+        std::cmp::Ordering::Greater => "win",
+        std::cmp::Ordering::Equal => "draw",
+        std::cmp::Ordering::Less => "loss",
+    }
+}
+
+/// A legal move and its value for the player to move.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MoveValue {
+    /// The pit, 1 to m from the mover's first pit.
+    #[serde(rename = "move")]
+    pub pit: usize,
+    pub value: i32,
+    /// The position after the move.
+    pub position: String,
+}
+
+/// What the tables say of a position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Query {
+    /// The tables' kind, e.g. `oware-6-awari`.
+    pub tables: String,
+    pub position: String,
+    pub to_move: &'static str,
+    pub seeds_on_board: u32,
+    /// The net score of the seeds on the board for the player to move.
+    pub value: i32,
+    /// Final stores `[south, north]` under perfect play.
+    #[serde(rename = "final")]
+    pub final_stores: [Seeds; 2],
+    /// `win`, `draw` or `loss` for the player to move.
+    pub result: &'static str,
+    pub moves: Vec<MoveValue>,
+    /// The pits of the best moves.
+    pub best: Vec<usize>,
+    /// Best moves (pits) to the end of the game or into a repetition.
+    pub pv: Vec<usize>,
+    /// `game over` or `cycle` (endless play).
+    pub pv_end: &'static str,
+}
+
+/// Reads everything about `pos` from `set` (whose layers up to its seeds must be present).
+///
+/// # Errors
+/// A missing or bad layer, or tables that contradict themselves.
+pub fn query<R: Rules>(set: &TableSet, rules: &R, pos: &Position) -> Result<Query, SolveError> {
+    let pits = rules.pits();
+    let value = position_value(set, rules, pos)?;
+    let mut moves = Vec::new();
+    for lane in rules.legal_moves(pos).iter() {
+        moves.push(MoveValue {
+            pit: lane + 1,
+            value: move_value(set, rules, pos, lane)?,
+            position: format_position(&rules.play(pos, lane), pits),
+        });
+    }
+    if let Some(best) = moves.iter().map(|m| m.value).max()
+        && best != value
+    {
+        return Err(SolveError::Inconsistent { value, best });
+    }
+    let (pv, cycle) = principal_variation(set, rules, *pos, PV_LIMIT)?;
+    let final_stores = final_stores(pos, pits, value);
+    Ok(Query {
+        tables: set.kind().name(),
+        position: format_position(pos, pits),
+        to_move: pos.to_move.name(),
+        seeds_on_board: pos.board.seeds(pits),
+        value,
+        final_stores,
+        result: result_word(pos, final_stores),
+        best: moves
+            .iter()
+            .filter(|m| m.value == value)
+            .map(|m| m.pit)
+            .collect(),
+        moves,
+        pv: pv.iter().map(|l| l + 1).collect(),
+        pv_end: if cycle { "cycle" } else { "game over" },
+    })
+}
+
+/// The `granary build` command that builds `kind`'s layers up to `seeds`.
+#[must_use]
+pub fn build_command(kind: granary_tables::TableKind, seeds: u32) -> String {
+    let options = match kind.game {
+        granary_rules::Game::Kalah { capture, sweep } => {
+            format!(" --rules {} --sweep {}", capture.name(), sweep.name())
+        }
+        granary_rules::Game::Oware { rules } => format!(" --rules {}", rules.name()),
+    };
+    format!(
+        "granary build {} --pits {}{options} --max-seeds {seeds}",
+        kind.game.name(),
+        kind.pits
+    )
+}
+
+impl Tablebase {
+    /// What the tables say of `game`'s position: its value, every move's, a principal variation.
+    ///
+    /// # Errors
+    /// The position's layer (or one below it) missing or bad, naming the build command; more
+    /// seeds than tables hold.
+    pub fn query(&self, game: &Mancala) -> Result<Query, SolveError> {
+        let kind = granary_tables::TableKind {
+            game: game.variant.game,
+            pits: game.variant.pits,
+        };
+        let pos = &game.position;
+        let seeds = pos.board.seeds(kind.pits);
+        let limit = granary_index::MAX_LAYER_SEEDS;
+        if seeds > limit {
+            return Err(SolveError::NeedsTables(format!(
+                "this position has {seeds} seeds on the board; tables hold at most {limit}: use `granary solve`"
+            )));
+        }
+        let set = self.tables(kind);
+        if let Err(err) = set.layer(seeds) {
+            return Err(SolveError::NeedsTables(format!(
+                "{err}; this position has {seeds} seeds on the board: build with `{}`",
+                build_command(kind, seeds)
+            )));
+        }
+        query(&set, &kind.engine(), pos)
+    }
+}

@@ -1,0 +1,337 @@
+//! Exact values of Kalah and Oware positions: tables planned, found or built, then read (Oware) or
+//! searched over (Kalah, MTD(f)).
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use granary_rules::notation::format_position;
+use granary_rules::{Engine, Game, Kalah, Position, Rules, Variant};
+use granary_search::solver::RootMove;
+use granary_search::{Progress, Solution, Solver};
+use granary_tables::probe::{move_value, position_value, principal_variation};
+use granary_tables::{TableKind, TableSet};
+use serde::Serialize;
+
+use crate::error::{BuildError, Error, SolveError};
+use crate::game::Mancala;
+use crate::machine::Machine;
+use crate::observer::{Event, Observer};
+use crate::plan::{TableChoice, TablePlan, plan_solve};
+use crate::query::{PV_LIMIT, Seeds, final_stores, result_word};
+use crate::tablebase::Tablebase;
+
+/// How to solve: tables, hash table, threads.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Settings {
+    /// Which tables (default: the planner's choice).
+    pub tables: TableChoice,
+    /// Transposition table, MiB (default: by the estimated search time and the memory).
+    pub hash_mib: Option<usize>,
+    /// Worker threads (default: one per core).
+    pub threads: Option<usize>,
+    /// Every root move's exact value, not only the best move's.
+    pub all_moves: bool,
+}
+
+/// Tables ready for a variant: planned, and built where missing.
+#[derive(Debug)]
+pub struct Prepared {
+    pub plan: TablePlan,
+    pub set: Arc<TableSet>,
+    pub variant: Variant,
+    /// Seconds spent planning and building.
+    pub seconds: f64,
+}
+
+/// Runs `work` on a pool of `threads` threads (default: one per core).
+pub(crate) fn with_threads<T>(
+    threads: Option<usize>,
+    work: impl FnOnce() -> T + Send,
+) -> Result<T, BuildError>
+where
+    T: Send,
+{
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(t) = threads {
+        if t == 0 {
+            return Err(BuildError::Threads("must be at least 1".into()));
+        }
+        builder = builder.num_threads(t);
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| BuildError::Threads(e.to_string()))?;
+    Ok(pool.install(work))
+}
+
+/// The tables a solve of positions of `seeds` seeds of `variant` would use on this machine, and
+/// what it would build: nothing is built or opened.
+///
+/// # Errors
+/// Too many seeds, or tables that do not fit the machine (or, for Oware, would take longer than a
+/// solve builds by itself).
+pub fn plan(
+    tablebase: &Tablebase,
+    variant: Variant,
+    seeds: u32,
+    settings: &Settings,
+) -> Result<TablePlan, SolveError> {
+    if seeds > 127 {
+        return Err(SolveError::TooManySeeds { seeds });
+    }
+    let kind = TableKind {
+        game: variant.game,
+        pits: variant.pits,
+    };
+    let machine = Machine::detect(tablebase.root());
+    plan_solve(
+        kind,
+        seeds,
+        tablebase.complete_up_to(kind),
+        settings.tables,
+        settings.hash_mib,
+        &machine,
+    )
+    .map_err(SolveError::NeedsTables)
+}
+
+/// Plans the tables for positions of `seeds` seeds of `variant` ([`plan`]), reports the plan,
+/// and builds what is missing.
+///
+/// # Errors
+/// As [`plan`], or a failed build.
+pub fn prepare(
+    tablebase: &Tablebase,
+    variant: Variant,
+    seeds: u32,
+    settings: &Settings,
+    observer: &dyn Observer,
+) -> Result<Prepared, Error> {
+    let started = Instant::now();
+    let plan = plan(tablebase, variant, seeds, settings)?;
+    observer.event(Event::Planned(&plan));
+    let kind = plan.kind;
+    if let Some(h) = plan.horizon
+        && plan.build_positions > 0
+    {
+        crate::build::build(tablebase, kind, h, settings.threads, observer)?;
+    }
+    Ok(Prepared {
+        set: tablebase.tables(kind),
+        plan,
+        variant,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Perfect play from prepared tables: a search over them (Kalah) or the tables alone (Oware).
+#[derive(Debug)]
+pub enum Oracle<'t> {
+    Search(Box<Solver<'t, Kalah>>),
+    Tables(&'t TableSet, Engine),
+}
+
+impl<'t> Oracle<'t> {
+    /// The oracle for `prepared`'s variant; opens the layers it uses.
+    ///
+    /// # Errors
+    /// A missing or bad layer.
+    pub fn new(prepared: &'t Prepared) -> Result<Oracle<'t>, SolveError> {
+        let kind = prepared.set.kind();
+        Ok(match kind.game {
+            Game::Kalah { capture, sweep } => {
+                let rules = Kalah::new(kind.pits, capture, sweep);
+                let tables = prepared.plan.horizon.map(|h| (&*prepared.set, h));
+                Oracle::Search(Box::new(Solver::new(
+                    rules,
+                    tables,
+                    prepared.plan.hash_mib,
+                )?))
+            }
+            Game::Oware { .. } => Oracle::Tables(&prepared.set, kind.engine()),
+        })
+    }
+
+    /// Solves `pos`: its value, root moves (all exact with `all_moves`), a principal variation.
+    ///
+    /// # Errors
+    /// A missing or bad layer (Oware).
+    pub fn solve(
+        &self,
+        pos: &Position,
+        all_moves: bool,
+        observer: &dyn Observer,
+    ) -> Result<Solution, SolveError> {
+        match self {
+            Oracle::Search(solver) => Ok(solver.solve_reporting(pos, all_moves, |step| {
+                observer.event(match step {
+                    Progress::Bounds {
+                        lane,
+                        lower,
+                        upper,
+                        nodes,
+                        seconds,
+                    } => Event::Bounds {
+                        pit: lane + 1,
+                        lower,
+                        upper,
+                        nodes,
+                        seconds,
+                    },
+                    Progress::Settled {
+                        root_move,
+                        nodes,
+                        seconds,
+                    } => Event::Settled {
+                        pit: root_move.lane + 1,
+                        value: root_move.value,
+                        exact: root_move.exact,
+                        nodes,
+                        seconds,
+                    },
+                });
+            })),
+            Oracle::Tables(set, engine) => from_tables(set, engine, pos),
+        }
+    }
+
+    /// Every legal move's exact value for the player to move.
+    ///
+    /// # Errors
+    /// A missing or bad layer (Oware).
+    pub fn move_values(&self, pos: &Position) -> Result<Vec<RootMove>, SolveError> {
+        Ok(self.solve(pos, true, &())?.moves)
+    }
+}
+
+/// A solution read from complete tables: every root move exact, the best moves to the end or
+/// into a cycle.
+fn from_tables<R: Rules>(
+    set: &TableSet,
+    rules: &R,
+    pos: &Position,
+) -> Result<Solution, SolveError> {
+    let started = Instant::now();
+    let value = position_value(set, rules, pos)?;
+    let mut moves = Vec::new();
+    for lane in rules.legal_moves(pos).iter() {
+        moves.push(RootMove {
+            lane,
+            value: move_value(set, rules, pos, lane)?,
+            exact: true,
+        });
+    }
+    let (pv, _) = principal_variation(set, rules, *pos, PV_LIMIT)?;
+    Ok(Solution {
+        value,
+        moves,
+        pv,
+        nodes: 0,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// A root move's value in a report.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RootValue {
+    #[serde(rename = "move")]
+    pub pit: usize,
+    pub value: i32,
+    /// If false, the move is worth at most `value`.
+    pub exact: bool,
+}
+
+/// A solved position.
+#[derive(Clone, Debug, Serialize)]
+pub struct SolveReport {
+    /// E.g. `Kalah(6,4) capture=empty sweep=owner`.
+    pub variant: String,
+    pub position: String,
+    pub to_move: &'static str,
+    /// The net score of the seeds on the board for the player to move.
+    pub value: i32,
+    /// Final stores `[south, north]` under perfect play.
+    #[serde(rename = "final")]
+    pub final_stores: [Seeds; 2],
+    /// `win`, `draw` or `loss` for the player to move.
+    pub result: &'static str,
+    pub moves: Vec<RootValue>,
+    /// Pits of the moves known best.
+    pub best: Vec<usize>,
+    /// A principal variation (pits).
+    pub pv: Vec<usize>,
+    pub nodes: u64,
+    /// Search seconds.
+    pub seconds: f64,
+    /// Planning and building seconds.
+    pub table_seconds: f64,
+    /// `kalah-6-empty-owner layers 0..=16`, or `none`.
+    pub tables: String,
+    pub plan: TablePlan,
+}
+
+impl SolveReport {
+    /// South's final lead (negative: North's).
+    #[must_use]
+    pub fn south_lead(&self) -> Seeds {
+        Seeds(self.final_stores[0].0 - self.final_stores[1].0)
+    }
+}
+
+/// Solves a Kalah or Oware position: plans and prepares tables (reporting the plan and the build
+/// to `observer`), then searches or reads them.
+///
+/// # Errors
+/// Bad settings, tables that do not fit or cannot be built or read.
+pub fn solve(
+    tablebase: &Tablebase,
+    game: &Mancala,
+    settings: &Settings,
+    observer: &dyn Observer,
+) -> Result<SolveReport, Error> {
+    let variant = game.variant;
+    let pos = game.position;
+    let seeds = pos.board.seeds(variant.pits);
+    with_threads(settings.threads, || -> Result<SolveReport, Error> {
+        let prepared = prepare(tablebase, variant, seeds, settings, observer)?;
+        let oracle = Oracle::new(&prepared)?;
+        let solution = oracle.solve(&pos, settings.all_moves, observer)?;
+        Ok(report(&prepared, &pos, &solution))
+    })?
+}
+
+fn report(prepared: &Prepared, pos: &Position, s: &Solution) -> SolveReport {
+    let pits = prepared.variant.pits;
+    let final_stores = final_stores(pos, pits, s.value);
+    SolveReport {
+        variant: prepared.variant.to_string(),
+        position: format_position(pos, pits),
+        to_move: pos.to_move.name(),
+        value: s.value,
+        final_stores,
+        result: result_word(pos, final_stores),
+        moves: s
+            .moves
+            .iter()
+            .map(|r| RootValue {
+                pit: r.lane + 1,
+                value: r.value,
+                exact: r.exact,
+            })
+            .collect(),
+        best: s
+            .moves
+            .iter()
+            .filter(|r| r.exact && r.value == s.value)
+            .map(|r| r.lane + 1)
+            .collect(),
+        pv: s.pv.iter().map(|l| l + 1).collect(),
+        nodes: s.nodes,
+        seconds: s.seconds,
+        table_seconds: prepared.seconds,
+        tables: prepared.plan.horizon.map_or("none".into(), |h| {
+            format!("{} layers 0..={h}", prepared.plan.tables)
+        }),
+        plan: prepared.plan.clone(),
+    }
+}

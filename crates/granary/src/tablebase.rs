@@ -1,0 +1,252 @@
+//! A table directory as an object: what is present, each kind's tables opened lazily and shared.
+//!
+//! Layout: `<root>/<kind>/layer-NNN.tbl`, one file a layer of `NNN` seeds on the board
+//! (`docs/table-format.md`). Listing reads directory entries and one header a kind, never table
+//! data; a layer is mapped on first use and then shared by every caller of [`Tablebase::tables`].
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use granary_index::{LayerIndex, MAX_LAYER_SEEDS};
+use granary_tables::verify::{LayerCheck, kind_of, verify_layer};
+use granary_tables::{TableError, TableKind, TableSet};
+use serde::Serialize;
+
+use crate::error::Error;
+
+/// The directory tables go to when none is given: `$GRANARY_TABLES`, else `data/tables`.
+#[must_use]
+pub fn default_dir() -> PathBuf {
+    std::env::var_os("GRANARY_TABLES").map_or_else(|| "data/tables".into(), Into::into)
+}
+
+/// Positions in layer `seeds` of a kind (`u64::MAX` beyond what an index can hold).
+#[must_use]
+pub fn layer_positions(kind: TableKind, seeds: u32) -> u64 {
+    LayerIndex::new(kind.pits, seeds, kind.reduced()).map_or(u64::MAX, |i| i.size())
+}
+
+/// Positions in layers `0..=max` of a kind.
+#[must_use]
+pub fn table_positions(kind: TableKind, max: u32) -> u64 {
+    (0..=max)
+        .map(|n| layer_positions(kind, n))
+        .fold(0, u64::saturating_add)
+}
+
+/// One kind's tables as found on disk.
+#[derive(Clone, Debug, Serialize)]
+pub struct KindSummary {
+    /// The directory name, e.g. `kalah-6-standard-owner`.
+    pub name: String,
+    #[serde(skip)]
+    pub kind: TableKind,
+    /// Layers present (files named `layer-NNN.tbl`; not opened).
+    pub layers: Vec<u32>,
+    /// The largest `n` with layers `0..=n` all present.
+    pub complete_up_to: Option<u32>,
+    /// Bytes of all its layer files.
+    pub bytes: u64,
+}
+
+/// A file's verdict from [`Tablebase::verify`].
+#[derive(Debug)]
+pub struct FileCheck {
+    pub path: PathBuf,
+    pub result: Result<LayerCheck, TableError>,
+}
+
+/// The value counts of one layer file, from [`Tablebase::layer_stats`].
+#[derive(Clone, Debug)]
+pub struct LayerStats {
+    pub kind: TableKind,
+    pub seeds: u32,
+    pub positions: u64,
+    pub bytes: u64,
+    /// Positions by value, indexed by the value's byte (`value as u8`).
+    pub histogram: Box<[u64; 256]>,
+}
+
+impl LayerStats {
+    /// Positions whose value satisfies `keep`.
+    #[must_use]
+    pub fn count(&self, keep: impl Fn(i8) -> bool) -> u64 {
+        (0..=255u8)
+            .filter(|&b| keep(b as i8))
+            .map(|b| self.histogram[usize::from(b)])
+            .sum()
+    }
+}
+
+/// A directory of tables.
+#[derive(Debug)]
+pub struct Tablebase {
+    root: PathBuf,
+    sets: Mutex<HashMap<TableKind, Arc<TableSet>>>,
+}
+
+impl Tablebase {
+    /// The tables under `root`; nothing is read yet, and `root` need not exist.
+    #[must_use]
+    pub fn new(root: impl Into<PathBuf>) -> Tablebase {
+        Tablebase {
+            root: root.into(),
+            sets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The directory.
+    #[must_use]
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+
+    /// The tables of `kind`, shared: a layer opened through one handle is open for all.
+    #[must_use]
+    pub fn tables(&self, kind: TableKind) -> Arc<TableSet> {
+        let mut sets = self
+            .sets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        Arc::clone(
+            sets.entry(kind)
+                .or_insert_with(|| Arc::new(TableSet::new(&self.root, kind))),
+        )
+    }
+
+    /// Forgets the opened tables of `kind` (after a build added layers, say).
+    pub fn refresh(&self, kind: TableKind) {
+        let mut sets = self
+            .sets
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        sets.remove(&kind);
+    }
+
+    /// The largest `n` such that layers `0..=n` of `kind` are all present (files, not opened).
+    #[must_use]
+    pub fn complete_up_to(&self, kind: TableKind) -> Option<u32> {
+        TableSet::new(&self.root, kind).complete_up_to()
+    }
+
+    /// Every `*.tbl` file in the kind directories under the root, sorted; none if the root does
+    /// not exist.
+    ///
+    /// # Errors
+    /// If the root exists but cannot be read.
+    pub fn table_files(&self) -> Result<Vec<PathBuf>, Error> {
+        let io = |path: &Path| {
+            let path = path.to_path_buf();
+            move |source| Error::Io { path, source }
+        };
+        let entries = match std::fs::read_dir(&self.root) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+            Err(e) => return Err(io(&self.root)(e)),
+        };
+        let mut files = Vec::new();
+        for dir in entries.flatten().filter(|e| e.path().is_dir()) {
+            for file in std::fs::read_dir(dir.path())
+                .map_err(io(&dir.path()))?
+                .flatten()
+            {
+                if file.path().extension().is_some_and(|x| x == "tbl") {
+                    files.push(file.path());
+                }
+            }
+        }
+        files.sort();
+        Ok(files)
+    }
+
+    /// What is present, kind by kind (headers of one file a kind read; no table data).
+    ///
+    /// # Errors
+    /// If the root exists but cannot be read. Files whose header is unreadable are left out
+    /// (`verify` names them).
+    pub fn present(&self) -> Result<Vec<KindSummary>, Error> {
+        let mut by_dir: BTreeMap<PathBuf, Vec<PathBuf>> = BTreeMap::new();
+        for path in self.table_files()? {
+            let dir = path.parent().map(Path::to_path_buf).unwrap_or_default();
+            by_dir.entry(dir).or_default().push(path);
+        }
+        let mut out = Vec::new();
+        for files in by_dir.into_values() {
+            let Some(kind) = files.iter().find_map(|p| kind_of(p).ok().map(|(k, _)| k)) else {
+                continue;
+            };
+            let set = TableSet::new(&self.root, kind);
+            let mut layers = Vec::new();
+            let mut bytes = 0;
+            for seeds in 0..=MAX_LAYER_SEEDS {
+                let path = set.layer_path(seeds);
+                if let Ok(meta) = std::fs::metadata(&path)
+                    && meta.is_file()
+                {
+                    layers.push(seeds);
+                    bytes += meta.len();
+                }
+            }
+            out.push(KindSummary {
+                name: kind.name(),
+                kind,
+                complete_up_to: set.complete_up_to(),
+                layers,
+                bytes,
+            });
+        }
+        Ok(out)
+    }
+
+    /// Checks every table file: header, length, checksum, value range, and `sample` entries a
+    /// layer recomputed from their children. Calls `each` as each file is done.
+    ///
+    /// # Errors
+    /// If the root cannot be read. Bad files are results, not errors.
+    pub fn verify(
+        &self,
+        sample: u64,
+        mut each: impl FnMut(&FileCheck),
+    ) -> Result<Vec<FileCheck>, Error> {
+        let mut checks = Vec::new();
+        for path in self.table_files()? {
+            let result = kind_of(&path).and_then(|(kind, seeds)| {
+                let set = TableSet::new(&self.root, kind);
+                if set.layer_path(seeds) != path {
+                    return Err(TableError::Mismatch {
+                        path: path.clone(),
+                        expected: format!("the file name {}", set.layer_path(seeds).display()),
+                        found: format!("{} layer {seeds}", kind.name()),
+                    });
+                }
+                verify_layer(&set, seeds, sample)
+            });
+            let check = FileCheck { path, result };
+            each(&check);
+            checks.push(check);
+        }
+        Ok(checks)
+    }
+
+    /// The value counts of the table file at `path`.
+    ///
+    /// # Errors
+    /// What is wrong with the file.
+    pub fn layer_stats(&self, path: &Path) -> Result<LayerStats, TableError> {
+        let (kind, seeds) = kind_of(path)?;
+        let set = TableSet::new(&self.root, kind);
+        let layer = set.layer(seeds)?;
+        let mut histogram = Box::new([0u64; 256]);
+        for &b in layer.data() {
+            histogram[usize::from(b)] += 1;
+        }
+        Ok(LayerStats {
+            kind,
+            seeds,
+            positions: layer.index().size(),
+            bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
+            histogram,
+        })
+    }
+}
