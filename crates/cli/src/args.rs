@@ -121,6 +121,9 @@ pub struct TableArgs {
     /// quarter of the memory].
     #[arg(long)]
     pub hash: Option<usize>,
+    /// Check the tables' data checksums before use (reads every byte; opening reads headers).
+    #[arg(long)]
+    pub verify: bool,
 }
 
 impl TableArgs {
@@ -135,6 +138,7 @@ impl TableArgs {
             hash_mib: self.hash,
             threads,
             all_moves,
+            verify: self.verify,
         }
     }
 }
@@ -165,6 +169,9 @@ pub struct QueryArgs {
     pub position: String,
     #[command(flatten)]
     pub dir: DirArgs,
+    /// Check the data checksums of the layers read first (reads every byte of them).
+    #[arg(long)]
+    pub verify: bool,
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,

@@ -18,7 +18,7 @@ pub fn run(args: &BuildArgs) -> CliResult {
         kind,
         args.max_seeds,
         args.threads,
-        &Terminal::new(args.quiet),
+        &Terminal::for_build(args.quiet),
     )?;
     if !args.quiet {
         let memory = peak_memory().map_or(String::new(), |b| {

@@ -42,3 +42,8 @@ pub fn board(pos: &Position, m: usize) -> String {
     let _ = writeln!(out, "{pad}{}", labels('S', (1..=m).collect()).trim_end());
     out
 }
+
+/// `South` or `North` for a side's name in the library's data (`south`, `north`).
+pub fn side_title(name: &str) -> &'static str {
+    if name == "north" { "North" } else { "South" }
+}

@@ -10,14 +10,26 @@ use indicatif::{ProgressBar, ProgressStyle};
 #[derive(Debug)]
 pub struct Terminal {
     quiet: bool,
+    /// A line for every layer built (`granary build`); otherwise only the bar while it builds.
+    layer_lines: bool,
     bar: Mutex<Option<ProgressBar>>,
 }
 
 impl Terminal {
+    /// For solves and play: the plan, a bar while a layer builds, the search's passes.
     pub fn new(quiet: bool) -> Terminal {
         Terminal {
             quiet,
+            layer_lines: false,
             bar: Mutex::new(None),
+        }
+    }
+
+    /// For builds: a line for every layer built as well.
+    pub fn for_build(quiet: bool) -> Terminal {
+        Terminal {
+            layer_lines: true,
+            ..Terminal::new(quiet)
         }
     }
 
@@ -79,7 +91,7 @@ impl granary::Observer for Terminal {
                 if let Some(bar) = self.bar().take() {
                     bar.finish_and_clear();
                 }
-                if let Some(seconds) = seconds {
+                if let Some(seconds) = seconds.filter(|_| self.layer_lines) {
                     let rate = positions as f64 / seconds.max(1e-9) / 1e6;
                     eprintln!(
                         "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s)"

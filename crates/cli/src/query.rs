@@ -1,11 +1,12 @@
 //! `granary query`: perfect play in a position from the tables.
 
 use crate::args::QueryArgs;
+use crate::draw;
 use crate::error::CliResult;
 
 pub fn run(args: &QueryArgs) -> CliResult {
     let game = args.game.mancala(&args.position)?;
-    let q = args.dir.tablebase().query(&game)?;
+    let q = args.dir.tablebase().query_checked(&game, args.verify)?;
     if args.json {
         println!("{}", serde_json::to_string(&q)?);
         return Ok(());
@@ -19,11 +20,16 @@ pub fn run(args: &QueryArgs) -> CliResult {
     println!("{} {}", q.tables, q.position);
     println!(
         "value {:+} for {} ({} seeds on the board)",
-        q.value, q.to_move, q.seeds_on_board
+        q.value,
+        draw::side_title(q.to_move),
+        q.seeds_on_board
     );
     println!(
         "final score South {} - North {}: {} for {}",
-        q.final_stores[0], q.final_stores[1], q.result, q.to_move
+        q.final_stores[0],
+        q.final_stores[1],
+        q.result,
+        draw::side_title(q.to_move)
     );
     let list: Vec<String> = q
         .moves

@@ -3,6 +3,7 @@
 use granary::{Seeds, Setup, SolveReport};
 
 use crate::args::SolveArgs;
+use crate::draw;
 use crate::error::{CliError, CliResult};
 use crate::progress::Terminal;
 
@@ -13,11 +14,7 @@ fn print_text(r: &SolveReport) {
     println!(
         "value {:+} for {} (net score of the seeds on the board)",
         r.value,
-        if r.to_move == "south" {
-            "South"
-        } else {
-            "North"
-        }
+        draw::side_title(r.to_move)
     );
     let lead = r.south_lead();
     let verdict = match lead.0.signum() {
@@ -39,24 +36,6 @@ fn print_text(r: &SolveReport) {
         "search {:.2} s, {} nodes ({rate:.2} M nodes/s); tables {} ({:.2} s)",
         r.seconds, r.nodes, r.tables, r.table_seconds
     );
-}
-
-/// Parses `A..BxC..D` (single numbers allowed for either range).
-fn parse_family(spec: &str) -> Result<(Vec<usize>, Vec<u32>), CliError> {
-    let bad = || {
-        CliError(format!(
-            "--family '{spec}': expected PITSxSEEDS ranges such as 1..6x1..5"
-        ))
-    };
-    let (pits, seeds) = spec.split_once('x').ok_or_else(bad)?;
-    let range = |r: &str| -> Result<(u32, u32), CliError> {
-        let (a, b) = r.trim().split_once("..").unwrap_or((r.trim(), r.trim()));
-        let (a, b) = (a.parse().map_err(|_| bad())?, b.parse().map_err(|_| bad())?);
-        if a > b { Err(bad()) } else { Ok((a, b)) }
-    };
-    let (p0, p1) = range(pits)?;
-    let (s0, s1) = range(seeds)?;
-    Ok(((p0 as usize..=p1 as usize).collect(), (s0..=s1).collect()))
 }
 
 pub fn run(args: &SolveArgs) -> CliResult {
@@ -97,7 +76,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
                 .into(),
         ));
     }
-    let (pits, seeds) = parse_family(spec)?;
+    let (pits, seeds) = granary::game::parse_family(spec)?;
     let mut rows = Vec::new();
     if !args.json {
         println!(
@@ -105,8 +84,8 @@ pub fn run(args: &SolveArgs) -> CliResult {
             "pits", "seeds", "value", "first", "seconds", "nodes"
         );
     }
-    for &m in &pits {
-        for &n in &seeds {
+    for m in pits {
+        for n in seeds.clone() {
             let setup = Setup {
                 pits: Some(m),
                 seeds: Some(n),

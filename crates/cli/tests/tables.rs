@@ -87,6 +87,7 @@ fn files(dir: &Path) -> Vec<(String, Vec<u8>)> {
     let mut out: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
+        .filter(|e| e.path().extension().is_some_and(|x| x == "tbl"))
         .map(|e| {
             (
                 e.file_name().to_string_lossy().into_owned(),
@@ -143,16 +144,42 @@ fn bad_files_are_refused_by_name() {
     let good = ok(&query);
     assert!(good.contains("value"), "{good}");
 
-    // A flipped data byte: checksum.
+    // A flipped data byte: opening reads the header only, so the data checksum is checked by
+    // `query --verify` and by `verify`.
     let mut bytes = pristine.clone();
     bytes[100] ^= 1;
     std::fs::write(&layer, &bytes).unwrap();
-    assert!(fails(&query).contains("layer-008.tbl: data checksum mismatch"));
-    // Truncated.
+    let mut verified = query.to_vec();
+    verified.push("--verify");
+    assert!(fails(&verified).contains("layer-008.tbl: data checksum mismatch"));
+    let out = granary(&["verify", "--dir", d]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("layer-008.tbl: data checksum mismatch"));
+    std::fs::write(&layer, &pristine).unwrap();
+    assert_eq!(ok(&verified), good);
+    // Truncated, short of a header, empty.
     std::fs::write(&layer, &pristine[..pristine.len() - 10]).unwrap();
     assert!(fails(&query).contains("layer-008.tbl: file is"));
     std::fs::write(&layer, &pristine[..20]).unwrap();
-    assert!(fails(&query).contains("layer-008.tbl: file is 20 bytes"));
+    assert!(fails(&query).contains("layer-008.tbl: 20 bytes, shorter than a table header"));
+    std::fs::write(&layer, b"").unwrap();
+    assert!(fails(&query).contains("layer-008.tbl: 0 bytes"));
+    // A directory where the file should be.
+    std::fs::remove_file(&layer).unwrap();
+    std::fs::create_dir(&layer).unwrap();
+    assert!(fails(&query).contains("a directory or special file"));
+    std::fs::remove_dir(&layer).unwrap();
+    // Another format version (header re-sealed): named, with what to do.
+    let mut bytes = pristine.clone();
+    bytes[8] = 9;
+    let header_crc = crc32(&bytes[..60]);
+    bytes[60..64].copy_from_slice(&header_crc.to_le_bytes());
+    std::fs::write(&layer, &bytes).unwrap();
+    let err = fails(&query);
+    assert!(
+        err.contains("table format version 9, this granary reads version 1: delete"),
+        "{err}"
+    );
     // Not a table at all.
     std::fs::write(
         &layer,

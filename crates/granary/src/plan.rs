@@ -14,9 +14,9 @@
 //! most [`AUTO_BUILD_SECONDS`]; longer builds are left to an explicit `granary build`.
 //!
 //! # Estimates
-//! Build time: positions over a measured rate ([`KALAH_RATE`], [`OWARE_RATE`], 2 cores, scaled by
-//! cores). Search time: a log-linear model fitted to measured Kalah solves on this project's
-//! 2-core machine (`docs/search.md`, "Planning"):
+//! Build time: each layer's positions over a measured rate ([`KALAH_RATE`] by layer size,
+//! [`OWARE_RATE`]; 2 cores, scaled by cores). Search time: a log-linear model fitted to measured
+//! Kalah solves on this project's 2-core machine (`docs/search.md`, "Planning"):
 //! `log2 T = A(m) + B(m) (s - 60) - C(s) (H - 24)` for `s` seeds in play on `m` pits a side, `C(s)`
 //! the search's gain per seed of horizon (larger for larger games), plus an offset for empty
 //! capture. It is within a factor of two of the measurements it was fitted to; it only has to
@@ -29,9 +29,11 @@ use serde::Serialize;
 use crate::machine::Machine;
 use crate::tablebase::{layer_positions, table_positions};
 
-/// Kalah table build rate on 2 cores, positions a second (measured: 16-seed tables 10 M/s,
-/// 24-seed 7 M/s).
-pub const KALAH_RATE: f64 = 8.0e6;
+/// Kalah table build rates on 2 cores, positions a second, by layer size: layers that fit the
+/// caches build faster (measured, 6 pits: 9-10 M/s to 17 seeds, 6.2-6.7 M/s at 20-25 seeds,
+/// 5.2-5.8 M/s at 26-28).
+pub const KALAH_RATE: [(u64, f64); 3] =
+    [(30_000_000, 9.5e6), (500_000_000, 6.3e6), (u64::MAX, 5.3e6)];
 /// Oware table build rate on 2 cores, positions a second (measured: awari 0..22, 3.6 M/s).
 pub const OWARE_RATE: f64 = 3.5e6;
 /// Longest table build a solve starts by itself, seconds.
@@ -40,6 +42,8 @@ pub const AUTO_BUILD_SECONDS: f64 = 1800.0;
 const DISK_MARGIN: u64 = 1 << 30;
 /// Memory kept free beyond tables and hash: 1 GiB.
 const MEMORY_MARGIN: u64 = 1 << 30;
+/// Hash table of a solve estimated under a second, MiB (clearing a large one would take longer).
+pub const TINY_HASH_MIB: usize = 64;
 /// Hash table of a short solve, MiB.
 pub const SMALL_HASH_MIB: usize = 512;
 /// Hash table of a long solve (estimated over a minute), MiB, if a quarter of memory allows.
@@ -154,13 +158,22 @@ fn layers_bytes(kind: TableKind, from: u32, to: u32) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
-/// The build rate for `kind` on `cores` cores.
-fn rate(kind: TableKind, cores: usize) -> f64 {
-    let base = match kind.game {
-        Game::Kalah { .. } => KALAH_RATE,
-        Game::Oware { .. } => OWARE_RATE,
-    };
-    base * (cores.max(1) as f64 / 2.0).min(8.0)
+/// Estimated seconds to build layers `from..=to` of `kind` on `cores` cores.
+fn build_seconds(kind: TableKind, from: u32, to: u32, cores: usize) -> f64 {
+    let scale = (cores.max(1) as f64 / 2.0).min(8.0);
+    (from..=to)
+        .map(|n| {
+            let positions = layer_positions(kind, n);
+            let rate = match kind.game {
+                Game::Kalah { .. } => KALAH_RATE
+                    .iter()
+                    .find(|&&(below, _)| positions < below)
+                    .map_or(KALAH_RATE[2].1, |&(_, r)| r),
+                Game::Oware { .. } => OWARE_RATE,
+            };
+            positions as f64 / (rate * scale)
+        })
+        .sum()
 }
 
 /// Estimated seconds to search a Kalah position of `seeds` seeds with tables to `horizon`, on
@@ -183,8 +196,8 @@ pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: us
     // 5 pits: 569 s), and the growth per seed in play, per pit count.
     let anchor = 11.25 + 2.1 * (m - 6.0);
     let growth = (0.82 + 0.25 * (m - 6.0)).clamp(0.3, 1.3);
-    // What a seed of horizon saves grows with the game (6 pits: 0.37 at 48 seeds, 0.69 at 60).
-    let gain = (0.37 + 0.027 * (s - 48.0)).clamp(0.25, 0.8);
+    // What a seed of horizon saves grows with the game (6 pits: 0.37 at 48 seeds, 0.63 at 60).
+    let gain = (0.37 + 0.022 * (s - 48.0)).clamp(0.25, 0.8);
     // Empty capture searches faster: 2.3x at Kalah(6,4), 8x at Kalah(6,5); little on 5 pits.
     let offset = match (standard, kind.pits >= 6) {
         (true, _) => 0.0,
@@ -201,8 +214,10 @@ fn hash_for(seconds: f64, machine: &Machine) -> usize {
     let quarter = ((machine.available_memory / 4) >> 20) as usize;
     if seconds > 60.0 {
         LARGE_HASH_MIB.min(quarter).max(SMALL_HASH_MIB.min(quarter))
+    } else if seconds < 1.0 {
+        TINY_HASH_MIB
     } else {
-        SMALL_HASH_MIB.min(quarter.max(16))
+        SMALL_HASH_MIB.min(quarter.max(TINY_HASH_MIB))
     }
 }
 
@@ -265,7 +280,9 @@ pub fn plan_solve(
             build_positions: positions,
             build_bytes: bytes,
             table_bytes: h.map_or(0, |h| layers_bytes(kind, 0, h)),
-            build_seconds: positions as f64 / rate(kind, machine.cores),
+            build_seconds: h.map_or(0.0, |h| {
+                build_seconds(kind, present.map_or(0, |p| p + 1), h, machine.cores)
+            }),
             search_seconds: search,
             hash_mib: hash,
             reason,
@@ -366,9 +383,9 @@ pub fn plan_solve(
                                 break;
                             }
                             largest_fitting = h;
-                            let (positions, _) = cost(h);
-                            let total = positions as f64 / rate(kind, machine.cores)
-                                + kalah_search_seconds(kind, seeds, h, machine.cores);
+                            let total =
+                                build_seconds(kind, present.map_or(0, |p| p + 1), h, machine.cores)
+                                    + kalah_search_seconds(kind, seeds, h, machine.cores);
                             // Ties (within 1%) go to the larger horizon: it serves later solves.
                             if best.is_none_or(|(t, _)| total <= t * 1.01) {
                                 best = Some((total, h));

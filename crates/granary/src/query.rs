@@ -168,6 +168,15 @@ impl Tablebase {
     /// The position's layer (or one below it) missing or bad, naming the build command; more
     /// seeds than tables hold.
     pub fn query(&self, game: &Mancala) -> Result<Query, SolveError> {
+        self.query_checked(game, false)
+    }
+
+    /// [`Tablebase::query`], first checking the data checksums of the layers up to the
+    /// position's (every byte read) if `verify`.
+    ///
+    /// # Errors
+    /// As [`Tablebase::query`], or a layer whose data does not match its checksum.
+    pub fn query_checked(&self, game: &Mancala, verify: bool) -> Result<Query, SolveError> {
         let kind = granary_tables::TableKind {
             game: game.variant.game,
             pits: game.variant.pits,
@@ -186,6 +195,9 @@ impl Tablebase {
                 "{err}; this position has {seeds} seeds on the board: build with `{}`",
                 build_command(kind, seeds)
             )));
+        }
+        if verify {
+            self.verify_checksums(kind, seeds)?;
         }
         query(&set, &kind.engine(), pos)
     }

@@ -31,6 +31,8 @@ pub struct Settings {
     pub threads: Option<usize>,
     /// Every root move's exact value, not only the best move's.
     pub all_moves: bool,
+    /// Check the data checksums of the tables used before using them (reads every byte).
+    pub verify: bool,
 }
 
 /// Tables ready for a variant: planned, and built where missing.
@@ -115,6 +117,11 @@ pub fn prepare(
         && plan.build_positions > 0
     {
         crate::build::build(tablebase, kind, h, settings.threads, observer)?;
+    }
+    if let Some(h) = plan.horizon
+        && settings.verify
+    {
+        tablebase.verify_checksums(kind, h)?;
     }
     Ok(Prepared {
         set: tablebase.tables(kind),

@@ -199,6 +199,16 @@ impl Tablebase {
         Ok(out)
     }
 
+    /// Opens layers `0..=max` of `kind` and checks their data checksums (reads every byte; a
+    /// plain open reads headers only).
+    ///
+    /// # Errors
+    /// The first layer missing, foreign or corrupt.
+    pub fn verify_checksums(&self, kind: TableKind, max: u32) -> Result<(), TableError> {
+        let set = self.tables(kind);
+        (0..=max).try_for_each(|n| set.layer(n)?.verify_checksum())
+    }
+
     /// Checks every table file: header, length, checksum, value range, and `sample` entries a
     /// layer recomputed from their children. Calls `each` as each file is done.
     ///

@@ -148,7 +148,8 @@ impl LayerIndex {
     #[must_use]
     pub fn contains(&self, board: Board) -> bool {
         let m = self.pits;
-        if board.0 >> (16 * m) != 0 || board.seeds(m) != self.seeds {
+        // Nothing beyond the 2m lanes (an 8-pit board fills all 128 bits: nothing to check).
+        if board.0.checked_shr(16 * m as u32).unwrap_or(0) != 0 || board.seeds(m) != self.seeds {
             return false;
         }
         !self.reduced

@@ -130,10 +130,11 @@ pub fn build_layers(
         .build()
         .map_err(|e| BuildError::Threads(e.to_string()))?;
     let set = TableSet::new(root, kind);
+    let _lock = set.lock_for_writing()?;
     let mut reports = Vec::new();
     for seeds in 0..=max_seeds {
         let path = set.layer_path(seeds);
-        let r = if path.is_file() {
+        let r = if path.exists() {
             let layer = set.layer(seeds)?;
             LayerReport {
                 seeds,

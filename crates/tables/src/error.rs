@@ -2,6 +2,8 @@
 
 use std::path::PathBuf;
 
+use crate::format::HEADER_LEN;
+
 /// A table that cannot be used, and why.
 #[derive(Debug, thiserror::Error)]
 pub enum TableError {
@@ -15,12 +17,25 @@ pub enum TableError {
     Missing { path: PathBuf },
     #[error("{}: not a granary table (bad magic)", path.display())]
     NotATable { path: PathBuf },
-    #[error("{}: table format version {found}, this granary reads version {expected}", path.display())]
+    #[error("{}: table format version {found}, this granary reads version {expected}: delete the file and build it again with `granary build`", path.display())]
     Version {
         path: PathBuf,
         found: u16,
         expected: u16,
     },
+    #[error("{}: a directory or special file where a table file should be", path.display())]
+    NotAFile { path: PathBuf },
+    #[error("{}: {found} bytes, shorter than a table header ({HEADER_LEN} bytes): delete it and build it again", path.display())]
+    Truncated { path: PathBuf, found: u64 },
+    #[error("{}: not enough disk space for the layer ({needed} bytes): {source}; free space and run the same command again, it resumes after the last finished layer", path.display())]
+    NoSpace {
+        path: PathBuf,
+        needed: u64,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: another granary build is writing these tables; wait for it to finish", path.display())]
+    Busy { path: PathBuf },
     #[error("{}: header checksum mismatch (corrupt header)", path.display())]
     HeaderChecksum { path: PathBuf },
     #[error("{}: table is for {found} but {expected} was asked for", path.display())]
@@ -29,13 +44,13 @@ pub enum TableError {
         expected: String,
         found: String,
     },
-    #[error("{}: file is {found} bytes, the header says {expected}", path.display())]
+    #[error("{}: file is {found} bytes, the table needs {expected} (truncated or damaged): delete it and build it again", path.display())]
     Length {
         path: PathBuf,
         expected: u64,
         found: u64,
     },
-    #[error("{}: data checksum mismatch (corrupt data)", path.display())]
+    #[error("{}: data checksum mismatch (corrupt data): delete it and build it again", path.display())]
     DataChecksum { path: PathBuf },
     #[error("{}: entry {index} holds {value}, outside -{seeds}..={seeds}", path.display())]
     Value {

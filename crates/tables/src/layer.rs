@@ -1,5 +1,6 @@
-//! A layer file opened for reading: header checked against what the caller asked for, length
-//! checked, then memory-mapped and its data checksum verified, all before the first lookup.
+//! A layer file opened for reading: header checked against what the caller asked for and length
+//! checked, then memory-mapped read-only. Opening reads the 64-byte header only; the data checksum
+//! is checked by [`Layer::verify_checksum`] (`granary verify`, `--verify`), which reads every byte.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -20,30 +21,22 @@ pub struct Layer {
     map: Mmap,
 }
 
-/// Reads and checks the header of a table file on its own: magic, version, header checksum.
+/// Checks a header's bytes on their own: length, magic, version, header checksum. `length` is
+/// the file's length; `path` only names the file in errors.
 ///
 /// # Errors
 /// A [`TableError`] naming the file and what is wrong.
-pub fn read_header(path: &Path) -> Result<(Header, u64), TableError> {
-    use std::io::Read;
-    let mut file = File::open(path).map_err(|e| match e.kind() {
-        std::io::ErrorKind::NotFound => TableError::Missing { path: path.into() },
-        _ => TableError::Io {
+pub fn parse_header(path: &Path, bytes: &[u8], length: u64) -> Result<Header, TableError> {
+    let Some(bytes) = bytes.get(..HEADER_LEN) else {
+        return Err(TableError::Truncated {
             path: path.into(),
-            source: e,
-        },
-    })?;
-    let length = file.metadata().map_err(TableError::io(path))?.len();
-    let mut bytes = [0u8; HEADER_LEN];
-    if length < HEADER_LEN as u64 {
-        return Err(TableError::Length {
-            path: path.into(),
-            expected: HEADER_LEN as u64,
             found: length,
         });
-    }
-    file.read_exact(&mut bytes).map_err(TableError::io(path))?;
-    let header = Header::read_from_bytes(&bytes).expect("64 bytes make a header");
+    };
+    let header = Header::read_from_bytes(bytes).map_err(|_| TableError::Truncated {
+        path: path.into(),
+        found: length,
+    })?;
     if header.magic != MAGIC {
         return Err(TableError::NotATable { path: path.into() });
     }
@@ -57,40 +50,92 @@ pub fn read_header(path: &Path) -> Result<(Header, u64), TableError> {
     if header.compute_crc() != header.header_crc32.get() {
         return Err(TableError::HeaderChecksum { path: path.into() });
     }
-    Ok((header, length))
+    Ok(header)
+}
+
+/// Reads and checks the header of a table file on its own: magic, version, header checksum.
+///
+/// # Errors
+/// A [`TableError`] naming the file and what is wrong.
+pub fn read_header(path: &Path) -> Result<(Header, u64), TableError> {
+    use std::io::Read;
+    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+        std::io::ErrorKind::NotFound => TableError::Missing { path: path.into() },
+        _ => TableError::Io {
+            path: path.into(),
+            source: e,
+        },
+    })?;
+    if !meta.is_file() {
+        return Err(TableError::NotAFile { path: path.into() });
+    }
+    let mut file = File::open(path).map_err(TableError::io(path))?;
+    let length = file.metadata().map_err(TableError::io(path))?.len();
+    let mut bytes = [0u8; HEADER_LEN];
+    let mut read = 0;
+    while read < HEADER_LEN {
+        match file
+            .read(&mut bytes[read..])
+            .map_err(TableError::io(path))?
+        {
+            0 => break,
+            n => read += n,
+        }
+    }
+    Ok((parse_header(path, &bytes[..read], length)?, length))
+}
+
+/// Checks a parsed header and the file's length against what the caller asked for: the kind,
+/// the layer, the index's size.
+///
+/// # Errors
+/// [`TableError::Mismatch`] with both descriptions, or [`TableError::Length`].
+pub fn check_header(
+    path: &Path,
+    header: &Header,
+    length: u64,
+    kind: TableKind,
+    seeds: u32,
+) -> Result<LayerIndex, TableError> {
+    let index = LayerIndex::new(kind.pits, seeds, kind.reduced())?;
+    let mut expected = kind.header(seeds, index.size());
+    expected.data_crc32 = header.data_crc32;
+    expected.header_crc32 = header.header_crc32;
+    if *header != expected {
+        return Err(TableError::Mismatch {
+            path: path.into(),
+            expected: format!("{} layer {seeds}: {}", kind.name(), expected.describe()),
+            found: header.describe(),
+        });
+    }
+    let wanted = HEADER_LEN as u64 + index.size();
+    if length != wanted {
+        return Err(TableError::Length {
+            path: path.into(),
+            expected: wanted,
+            found: length,
+        });
+    }
+    Ok(index)
 }
 
 impl Layer {
     /// Opens the layer of `seeds` seeds of `kind` at `path`, refusing any file that is not exactly
-    /// that table or whose data does not match its checksum.
+    /// that table: header (magic, version, checksum, every field) and length. Reads the header
+    /// only and maps the rest; pages are read as lookups touch them.
     ///
     /// # Errors
     /// A [`TableError`] naming the file and what is wrong.
     pub fn open(path: &Path, kind: TableKind, seeds: u32) -> Result<Layer, TableError> {
         let (header, length) = read_header(path)?;
-        let index = LayerIndex::new(kind.pits, seeds, kind.reduced())?;
-        let mut expected = kind.header(seeds, index.size());
-        expected.data_crc32 = header.data_crc32;
-        expected.header_crc32 = header.header_crc32;
-        if header != expected {
-            return Err(TableError::Mismatch {
-                path: path.into(),
-                expected: format!("{} layer {seeds}: {}", kind.name(), expected.describe()),
-                found: header.describe(),
-            });
-        }
+        let index = check_header(path, &header, length, kind, seeds)?;
         let wanted = HEADER_LEN as u64 + index.size();
-        if length != wanted {
-            return Err(TableError::Length {
-                path: path.into(),
-                expected: wanted,
-                found: length,
-            });
-        }
         let file = File::open(path).map_err(TableError::io(path))?;
-        // SAFETY: the file is mapped read-only and granary never writes a finished table in place
-        // (new tables are written under a temporary name and renamed). Another process truncating
-        // it while mapped could fault, as with any memory-mapped reader.
+        // SAFETY: the file is mapped read-only, and granary never writes a finished table in
+        // place: tables are written under a temporary name and renamed when complete, so the
+        // length checked above is final. Another process truncating the file while it is mapped
+        // would make a later lookup fault (SIGBUS), as with any memory-mapped reader
+        // (docs/table-format.md); nothing in granary does that.
         let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;
         if map.len() as u64 != wanted {
             return Err(TableError::Length {
@@ -99,16 +144,26 @@ impl Layer {
                 found: map.len() as u64,
             });
         }
-        let layer = Layer {
+        Ok(Layer {
             path: path.into(),
             header,
             index,
             map,
-        };
-        if crc32fast::hash(layer.data()) != header.data_crc32.get() {
-            return Err(TableError::DataChecksum { path: path.into() });
+        })
+    }
+
+    /// Checks the data against the header's checksum: reads every byte.
+    ///
+    /// # Errors
+    /// [`TableError::DataChecksum`] naming the file.
+    pub fn verify_checksum(&self) -> Result<(), TableError> {
+        if crc32fast::hash(self.data()) == self.header.data_crc32.get() {
+            Ok(())
+        } else {
+            Err(TableError::DataChecksum {
+                path: self.path.clone(),
+            })
         }
-        Ok(layer)
     }
 
     /// The entries as raw bytes (each an `i8`).

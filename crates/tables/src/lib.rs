@@ -22,5 +22,5 @@ pub mod writer;
 pub use error::TableError;
 pub use format::{Header, TableKind};
 pub use layer::{Layer, prefetch};
-pub use set::TableSet;
+pub use set::{TableSet, WriteLock};
 pub use writer::LayerWriter;

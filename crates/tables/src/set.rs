@@ -74,6 +74,29 @@ impl TableSet {
             .then(|| layer.value(index.rank(board))))
     }
 
+    /// Takes this kind's write lock (`<dir>/.lock`, an advisory file lock, released when the
+    /// returned guard is dropped or the process ends, however it ends), creating the directory.
+    ///
+    /// # Errors
+    /// [`TableError::Busy`] if another process holds it; an I/O error naming the path.
+    pub fn lock_for_writing(&self) -> Result<WriteLock, TableError> {
+        std::fs::create_dir_all(&self.dir).map_err(TableError::io(&self.dir))?;
+        let path = self.dir.join(".lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .map_err(TableError::io(&path))?;
+        match file.try_lock() {
+            Ok(()) => Ok(WriteLock { _file: file }),
+            Err(std::fs::TryLockError::WouldBlock) => Err(TableError::Busy {
+                path: self.dir.clone(),
+            }),
+            Err(std::fs::TryLockError::Error(e)) => Err(TableError::Io { path, source: e }),
+        }
+    }
+
     /// The largest `n` such that layers `0..=n` all exist (not checked), if layer 0 does.
     #[must_use]
     pub fn complete_up_to(&self) -> Option<u32> {
@@ -81,4 +104,10 @@ impl TableSet {
             .take_while(|&n| self.layer_path(n).is_file())
             .last()
     }
+}
+
+/// A kind's write lock, held while its layers are built (see [`TableSet::lock_for_writing`]).
+#[derive(Debug)]
+pub struct WriteLock {
+    _file: std::fs::File,
 }

@@ -1,4 +1,4 @@
-//! Checking a table file: header, length and checksum (by opening it), every value in range, and a
+//! Checking a table file: header and length (by opening it), data checksum, every value in range, and a
 //! sample of entries recomputed from their children (the value is the best move's value).
 
 use std::path::Path;
@@ -40,7 +40,7 @@ pub fn kind_of(path: &Path) -> Result<(TableKind, u32), TableError> {
     Ok((kind, u32::from(header.seeds.get())))
 }
 
-/// Checks layer `seeds` of `set`: opening it checks header, length and checksum; then every value
+/// Checks layer `seeds` of `set`: opening it checks header and length, then the data checksum; every value
 /// must lie in `-seeds..=seeds`, and `sample` entries spread over the layer must equal the best of
 /// their moves' values, read from the lower layers and this one.
 ///
@@ -48,6 +48,7 @@ pub fn kind_of(path: &Path) -> Result<(TableKind, u32), TableError> {
 /// The first thing wrong, naming the file.
 pub fn verify_layer(set: &TableSet, seeds: u32, sample: u64) -> Result<LayerCheck, TableError> {
     let layer = set.layer(seeds)?;
+    layer.verify_checksum()?;
     let path = layer.path().to_path_buf();
     let n = seeds as i32;
     if let Some(at) = layer

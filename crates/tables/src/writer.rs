@@ -1,5 +1,10 @@
-//! Writing a layer: to `<name>.tmp`, memory-mapped, then checksummed, flushed and renamed, so a
-//! finished name always holds a complete, checked table.
+//! Writing a layer: to `<name>.tmp`, its disk space reserved, memory-mapped, then checksummed,
+//! flushed and renamed, so a finished name always holds a complete, checked table.
+//!
+//! The space is reserved (`fallocate`) before the file is mapped: a write into a memory map of a
+//! sparse file on a full disk would kill the process with SIGBUS, while a failed reservation is an
+//! ordinary error ([`TableError::NoSpace`]). A writer dropped before [`LayerWriter::finish`] (an
+//! error, a panic) removes its temporary file.
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
@@ -21,6 +26,42 @@ pub struct LayerWriter {
     kind: TableKind,
     seeds: u32,
     entries: u64,
+    /// Renamed to its final name: nothing to clean up.
+    finished: bool,
+}
+
+/// `ENOSPC` on Linux and the BSDs.
+const ENOSPC: i32 = 28;
+
+/// Reserves `len` bytes of disk for `file` (zero-filled). Where the filesystem cannot reserve
+/// (`fallocate` unsupported), writes the zeros instead, which reserves them as well.
+fn reserve(file: &File, len: u64) -> std::io::Result<()> {
+    use fs4::FileExt;
+    use std::io::Write;
+    match file.allocate(len) {
+        Ok(()) => file.set_len(len),
+        Err(err) if err.raw_os_error() == Some(ENOSPC) => Err(err),
+        Err(_) => {
+            file.set_len(0)?;
+            let zeros = vec![0u8; 1 << 20];
+            let mut left = len;
+            let mut writer = std::io::BufWriter::new(file);
+            while left > 0 {
+                let n = left.min(zeros.len() as u64) as usize;
+                writer.write_all(&zeros[..n])?;
+                left -= n as u64;
+            }
+            writer.flush()
+        }
+    }
+}
+
+impl Drop for LayerWriter {
+    fn drop(&mut self) {
+        if !self.finished {
+            let _ = std::fs::remove_file(&self.temp_path);
+        }
+    }
 }
 
 impl LayerWriter {
@@ -48,11 +89,33 @@ impl LayerWriter {
             .truncate(true)
             .open(&temp_path)
             .map_err(TableError::io(&temp_path))?;
-        file.set_len(HEADER_LEN as u64 + entries)
-            .map_err(TableError::io(&temp_path))?;
+        let len = HEADER_LEN as u64 + entries;
+        if let Err(err) = reserve(&file, len) {
+            drop(file);
+            let _ = std::fs::remove_file(&temp_path);
+            return Err(if err.raw_os_error() == Some(ENOSPC) {
+                TableError::NoSpace {
+                    path: temp_path,
+                    needed: len,
+                    source: err,
+                }
+            } else {
+                TableError::Io {
+                    path: temp_path,
+                    source: err,
+                }
+            });
+        }
         // SAFETY: the temporary file was just created by this process, which alone writes it
-        // until it is renamed; no other mapping of it exists.
-        let map = unsafe { MmapMut::map_mut(&file) }.map_err(TableError::io(&temp_path))?;
+        // until it is renamed; no other mapping of it exists. Its blocks are reserved, so a write
+        // through the map cannot fault for want of disk space.
+        let map = match unsafe { MmapMut::map_mut(&file) } {
+            Ok(map) => map,
+            Err(err) => {
+                let _ = std::fs::remove_file(&temp_path);
+                return Err(TableError::io(&temp_path)(err));
+            }
+        };
         Ok(LayerWriter {
             final_path: path.into(),
             temp_path,
@@ -61,6 +124,7 @@ impl LayerWriter {
             kind,
             seeds,
             entries,
+            finished: false,
         })
     }
 
@@ -77,24 +141,25 @@ impl LayerWriter {
     /// Checksums the entries, writes the header, flushes and renames the file to its final name.
     ///
     /// # Errors
-    /// If flushing, syncing or renaming fails; the final name is then untouched.
+    /// If flushing, syncing or renaming fails; the final name is then untouched and the
+    /// temporary file removed.
     pub fn finish(mut self) -> Result<PathBuf, TableError> {
         let mut header = self.kind.header(self.seeds, self.entries);
         header.data_crc32 = crc32fast::hash(&self.map[HEADER_LEN..]).into();
         header.header_crc32 = header.compute_crc().into();
         self.map[..HEADER_LEN].copy_from_slice(header.as_bytes());
         self.map.flush().map_err(TableError::io(&self.temp_path))?;
-        drop(self.map);
         self.file
             .sync_all()
             .map_err(TableError::io(&self.temp_path))?;
         std::fs::rename(&self.temp_path, &self.final_path)
             .map_err(TableError::io(&self.final_path))?;
+        self.finished = true;
         if let Some(dir) = self.final_path.parent()
             && let Ok(dir) = File::open(dir)
         {
             let _ = dir.sync_all();
         }
-        Ok(self.final_path)
+        Ok(self.final_path.clone())
     }
 }
