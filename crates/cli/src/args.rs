@@ -32,6 +32,23 @@ pub enum Command {
     Solve(SolveArgs),
     /// Play against perfect play in the terminal (hint, undo, quit).
     Play(PlayArgs),
+    /// Serve perfect play on the web: a JSON API under /api/v1/ and an interactive page at /.
+    Serve(ServeArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct ServeArgs {
+    /// Address to listen on (loopback by default; another address is your choice to expose it).
+    #[arg(long, default_value = "127.0.0.1:8080")]
+    pub bind: std::net::SocketAddr,
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Searches answered at once; more get 503 [default: one per core].
+    #[arg(long)]
+    pub max_searches: Option<usize>,
+    /// Seconds a request may work before it is answered 503.
+    #[arg(long, default_value_t = 10.0)]
+    pub timeout: f64,
 }
 
 #[derive(Args, Debug)]

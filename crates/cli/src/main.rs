@@ -15,6 +15,7 @@ mod play;
 mod progress;
 mod prompt;
 mod query;
+mod serve;
 mod show;
 mod solve;
 mod variants;
@@ -65,6 +66,7 @@ fn main() -> ExitCode {
         Command::Solve(args) => solve::run(&args),
         Command::Play(args) if args.variant.is_bao() => bao::play(&args),
         Command::Play(args) => play::run(&args),
+        Command::Serve(args) => serve::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

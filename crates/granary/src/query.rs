@@ -102,6 +102,9 @@ pub struct Query {
     pub pv: Vec<usize>,
     /// `game over` or `cycle` (endless play).
     pub pv_end: &'static str,
+    /// Where the answer comes from: `tables`, or `search` (Kalah positions the tables do not
+    /// cover, searched over the tables present).
+    pub source: &'static str,
 }
 
 /// Reads everything about `pos` from `set` (whose layers up to its seeds must be present).
@@ -142,6 +145,7 @@ pub fn query<R: Rules>(set: &TableSet, rules: &R, pos: &Position) -> Result<Quer
         moves,
         pv: pv.iter().map(|l| l + 1).collect(),
         pv_end: if cycle { "cycle" } else { "game over" },
+        source: "tables",
     })
 }
 
@@ -161,7 +165,77 @@ pub fn build_command(kind: granary_tables::TableKind, seeds: u32) -> String {
     )
 }
 
+/// Seeds beyond the tables present that [`Tablebase::query_or_search`] still searches.
+pub const SEARCH_MARGIN: u32 = 10;
+
 impl Tablebase {
+    /// [`Tablebase::query`] where the tables cover the position; otherwise, for a Kalah position
+    /// of at most [`SEARCH_MARGIN`] seeds more than the tables present (or `SEARCH_MARGIN` + 8
+    /// with none), an exact search over the tables present (nothing is built). The answer says
+    /// which (`source`).
+    ///
+    /// # Errors
+    /// As [`Tablebase::query`] when the position is not covered and too large to search.
+    pub fn query_or_search(&self, game: &Mancala) -> Result<Query, SolveError> {
+        let kind = game.kind();
+        let pos = &game.position;
+        let seeds = pos.board.seeds(kind.pits);
+        let present = self.complete_up_to(kind);
+        if present.is_some_and(|p| p >= seeds) {
+            return self.query(game);
+        }
+        let limit = present.map_or(SEARCH_MARGIN + 8, |p| p + SEARCH_MARGIN);
+        if !matches!(kind.game, granary_rules::Game::Kalah { .. }) || seeds > limit {
+            return self.query(game);
+        }
+        let settings = crate::solve::Settings {
+            tables: present.map_or(crate::TableChoice::None, crate::TableChoice::Seeds),
+            hash_mib: Some(crate::plan::TINY_HASH_MIB),
+            threads: Some(1),
+            all_moves: true,
+            verify: false,
+        };
+        let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())
+            .map_err(|e| match e {
+                crate::Error::Solve(e) => e,
+                crate::Error::Table(e) => SolveError::Table(e),
+                crate::Error::Build(e) => SolveError::Build(e),
+                other => SolveError::NeedsTables(other.to_string()),
+            })?;
+        let oracle = crate::solve::Oracle::new(&prepared)?;
+        let solution = oracle.solve(pos, true, &())?;
+        let rules = kind.engine();
+        let pits = kind.pits;
+        let final_stores = final_stores(pos, pits, solution.value);
+        let moves: Vec<MoveValue> = solution
+            .moves
+            .iter()
+            .map(|r| MoveValue {
+                pit: r.lane + 1,
+                value: r.value,
+                position: format_position(&rules.play(pos, r.lane), pits),
+            })
+            .collect();
+        Ok(Query {
+            tables: kind.name(),
+            position: format_position(pos, pits),
+            to_move: pos.to_move.name(),
+            seeds_on_board: seeds,
+            value: solution.value,
+            final_stores,
+            result: result_word(pos, final_stores),
+            best: moves
+                .iter()
+                .filter(|m| m.value == solution.value)
+                .map(|m| m.pit)
+                .collect(),
+            moves,
+            pv: solution.pv.iter().map(|l| l + 1).collect(),
+            pv_end: "game over",
+            source: "search",
+        })
+    }
+
     /// What the tables say of `game`'s position: its value, every move's, a principal variation.
     ///
     /// # Errors

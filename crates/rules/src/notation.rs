@@ -102,7 +102,12 @@ pub fn parse_position(text: &str, pits: Option<usize>) -> Result<(Position, usiz
     if let Some(word) = rest.first() {
         return Err(NotationError::Trailing(word.to_string()));
     }
-    let total: u64 = south.iter().chain(&north).chain(&stores).sum();
+    // Saturating: counts near u64::MAX must not wrap to a small total (found by fuzzing).
+    let total = south
+        .iter()
+        .chain(&north)
+        .chain(&stores)
+        .fold(0u64, |a, &b| a.saturating_add(b));
     if total > u64::from(MAX_SEEDS) {
         return Err(NotationError::TooManySeeds(total));
     }

@@ -38,3 +38,17 @@ proptest! {
         let _ = parse_position(&text, pits);
     }
 }
+
+/// Inputs the fuzzer found (`fuzz/`, `scripts/fuzz.sh`): each is refused with an error, no panic.
+#[test]
+fn fuzz_regressions() {
+    // Pit counts summing past u64::MAX wrapped to a small total and were accepted.
+    let bytes = include_bytes!("regressions/position-u64-overflow");
+    let text = std::str::from_utf8(&bytes[1..]).unwrap();
+    assert!(matches!(
+        parse_position(text, None),
+        Err(granary_rules::notation::NotationError::TooManySeeds(_))
+    ));
+    assert!(parse_position("18446744073709551615,1/0,0", None).is_err());
+    assert!(parse_position("1,1/0,0 18446744073709551615-1", None).is_err());
+}

@@ -1,0 +1,34 @@
+//! The page at `/`: plain HTML, CSS and a small script, embedded in the binary (no CDN).
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+
+use crate::State;
+
+const INDEX: &str = include_str!("../static/index.html");
+const SCRIPT: &str = include_str!("../static/app.js");
+const STYLE: &str = include_str!("../static/style.css");
+
+pub fn routes() -> Router<Arc<State>> {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX) }),
+        )
+        .route("/app.js", get(script))
+        .route(
+            "/style.css",
+            get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }),
+        )
+}
+
+async fn script() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        SCRIPT,
+    )
+}

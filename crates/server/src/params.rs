@@ -1,0 +1,127 @@
+//! Query strings: parsed, bounded, and turned into the library's [`Setup`]; every fault is a
+//! message for a 400.
+
+use granary::{GameName, Setup};
+
+/// Longest query string accepted, bytes.
+pub const MAX_QUERY: usize = 4096;
+/// Longest single parameter, bytes.
+pub const MAX_VALUE: usize = 1024;
+
+/// The parameters every endpoint may take.
+const KNOWN: [&str; 11] = [
+    "game", "pits", "seeds", "rules", "sweep", "nyumba", "takasia", "tax", "position", "moves",
+    "ms",
+];
+
+/// A request's parameters, checked.
+#[derive(Debug, Default)]
+pub struct Params {
+    pairs: Vec<(String, String)>,
+}
+
+impl Params {
+    /// Parses a raw query string: URL-decoded, each parameter known and given once, bounded.
+    ///
+    /// # Errors
+    /// A message naming the parameter at fault.
+    pub fn parse(raw: Option<&str>) -> Result<Params, String> {
+        let raw = raw.unwrap_or("");
+        if raw.len() > MAX_QUERY {
+            return Err(format!(
+                "the query string is {} bytes; at most {MAX_QUERY}",
+                raw.len()
+            ));
+        }
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
+            .map_err(|e| format!("the query string is not URL-encoded pairs: {e}"))?;
+        for (i, (key, value)) in pairs.iter().enumerate() {
+            if !KNOWN.contains(&key.as_str()) {
+                return Err(format!(
+                    "unknown parameter '{}'; known: {}",
+                    key.chars().take(40).collect::<String>(),
+                    KNOWN.join(", ")
+                ));
+            }
+            if pairs[..i].iter().any(|(k, _)| k == key) {
+                return Err(format!("parameter '{key}' is given twice"));
+            }
+            if value.len() > MAX_VALUE {
+                return Err(format!(
+                    "parameter '{key}' is {} bytes; at most {MAX_VALUE}",
+                    value.len()
+                ));
+            }
+        }
+        Ok(Params { pairs })
+    }
+
+    /// A parameter's value, if given (an empty value counts as not given).
+    #[must_use]
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
+    }
+
+    /// A whole-number parameter.
+    fn number<T: std::str::FromStr>(&self, key: &str) -> Result<Option<T>, String> {
+        self.get(key)
+            .map(|v| {
+                v.trim()
+                    .parse()
+                    .map_err(|_| format!("parameter '{key}': '{v}' is not a whole number"))
+            })
+            .transpose()
+    }
+
+    /// The game (`game=`, required).
+    ///
+    /// # Errors
+    /// Missing or unknown.
+    pub fn game(&self) -> Result<GameName, String> {
+        self.get("game")
+            .ok_or_else(|| "parameter 'game' is missing: kalah, oware or bao".to_string())?
+            .parse()
+            .map_err(|e: granary::InputError| e.to_string())
+    }
+
+    /// The game's options as the library takes them.
+    ///
+    /// # Errors
+    /// A number that is not one.
+    pub fn setup(&self) -> Result<Setup, String> {
+        let text = |k: &str| self.get(k).map(String::from);
+        Ok(Setup {
+            pits: self.number("pits")?,
+            seeds: self.number("seeds")?,
+            rules: text("rules"),
+            sweep: text("sweep"),
+            nyumba: text("nyumba"),
+            takasia: text("takasia"),
+            tax: text("tax"),
+        })
+    }
+
+    /// `moves=` split at commas (none if absent).
+    #[must_use]
+    pub fn moves(&self) -> Vec<String> {
+        self.get("moves")
+            .map(|m| m.split(',').map(|s| s.trim().to_string()).collect())
+            .unwrap_or_default()
+    }
+
+    /// `ms=`: the engine's time, 1 to 5,000 ms, default 1,000.
+    ///
+    /// # Errors
+    /// Out of range or not a number.
+    pub fn millis(&self) -> Result<u64, String> {
+        match self.number::<u64>("ms")? {
+            None => Ok(1000),
+            Some(ms) if (1..=5000).contains(&ms) => Ok(ms),
+            Some(ms) => Err(format!("parameter 'ms': {ms} is out of range 1..=5000")),
+        }
+    }
+}
