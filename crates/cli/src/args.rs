@@ -43,7 +43,7 @@ pub struct ServeArgs {
     pub bind: std::net::SocketAddr,
     #[command(flatten)]
     pub dir: DirArgs,
-    /// Searches answered at once; more get 503 [default: one per core].
+    /// Searches answered at once; more wait in a queue (503 when it is full) [default: one per core].
     #[arg(long)]
     pub max_searches: Option<usize>,
     /// Seconds a request may work before it is answered 503.

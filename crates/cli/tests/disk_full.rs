@@ -104,8 +104,11 @@ fn a_full_disk_is_a_clean_error_and_the_build_resumes() {
     let args = ["build", "kalah", "--max-seeds", "16", "--dir", d, "--quiet"];
     let child = granary(&args).stderr(Stdio::piped()).spawn().unwrap();
     let filler = fs.mount.join("filler");
+    // Wait until layer 15's file has its full size (reserved), then fill what is left.
+    let tmp = kind_dir.join("layer-015.tbl.tmp");
+    let full = 64 + 7_726_160;
     let started = Instant::now();
-    while !kind_dir.join("layer-015.tbl.tmp").exists() {
+    while std::fs::metadata(&tmp).map_or(true, |m| m.len() < full) {
         assert!(
             started.elapsed() < Duration::from_secs(60),
             "layer 15 never started"

@@ -195,13 +195,14 @@ impl Tablebase {
             all_moves: true,
             verify: false,
         };
-        let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())
-            .map_err(|e| match e {
+        let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &()).map_err(
+            |e| match e {
                 crate::Error::Solve(e) => e,
                 crate::Error::Table(e) => SolveError::Table(e),
                 crate::Error::Build(e) => SolveError::Build(e),
                 other => SolveError::NeedsTables(other.to_string()),
-            })?;
+            },
+        )?;
         let oracle = crate::solve::Oracle::new(&prepared)?;
         let solution = oracle.solve(pos, true, &())?;
         let rules = kind.engine();

@@ -1,7 +1,7 @@
 //! The library's answers against each other: a search over small tables agrees with complete
 //! tables on every move; present tables are found and used; bad input is an input error.
 
-use granary::{Error, GameName, Setup, Tablebase, TableChoice};
+use granary::{Error, GameName, Setup, TableChoice, Tablebase};
 
 fn kalah(position: &str, rules: &str) -> granary::Mancala {
     Setup {
@@ -36,7 +36,10 @@ fn search_beyond_the_tables_agrees_with_complete_tables() {
     // Too far beyond the tables: refused, naming the build command.
     let big = kalah("4,4,4,4,4,4/4,4,4,4,4,4", "standard");
     let err = small.query_or_search(&big).unwrap_err().to_string();
-    assert!(err.contains("granary build kalah --pits 6 --rules standard"), "{err}");
+    assert!(
+        err.contains("granary build kalah --pits 6 --rules standard"),
+        "{err}"
+    );
 }
 
 #[test]
@@ -69,5 +72,8 @@ fn bad_input_is_an_input_error() {
     };
     let err: Error = setup.mancala(GameName::Oware, None).unwrap_err().into();
     assert!(err.is_input());
-    assert!(err.to_string().contains("'fast' is not a oware rule set"), "{err}");
+    assert!(
+        err.to_string().contains("'fast' is not a oware rule set"),
+        "{err}"
+    );
 }

@@ -1,6 +1,6 @@
 //! The JSON API, version 1. Every answer is JSON; every error is `{"error": "..."}` with 400
-//! (the request is wrong), 404 (no such path), 422 (tables do not cover the position), 503 (busy
-//! or too slow; `Retry-After`) or 500 (the server's tables are damaged).
+//! (the request is wrong), 404 (no such path), 422 (tables do not cover the position), 503 (queue
+//! full or too slow; `Retry-After`) or 500 (the server's tables are damaged).
 //!
 //! - `GET /api/v1/variants`: games, options, defaults, and the tables present;
 //! - `GET /api/v1/query?game=&rules=&pits=&position=`: value, final score, every move with its
@@ -85,16 +85,46 @@ impl From<SolveError> for ApiError {
 
 type Answer = Result<Json<Value>, ApiError>;
 
-/// Runs `work` on the blocking pool if a search slot is free (else 503), within the timeout.
+/// Runs `work` on the blocking pool once a search slot is free, within the timeout (queueing
+/// included); 503 if the queue is full or the time runs out.
 async fn blocking<T: serde::Serialize + Send + 'static>(
     state: &Arc<State>,
     work: impl FnOnce(&State) -> Result<T, ApiError> + Send + 'static,
 ) -> Answer {
-    let Ok(permit) = Arc::clone(&state.searches).try_acquire_owned() else {
-        return Err(ApiError::new(
+    use std::sync::atomic::Ordering::SeqCst;
+    let limit: Duration = state.timeout;
+    let late = || {
+        ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
-            "every search slot is busy; try again shortly",
-        ));
+            format!("the answer takes longer than {} s", limit.as_secs_f64()),
+        )
+    };
+    let deadline = tokio::time::Instant::now() + limit;
+    let permit = match Arc::clone(&state.searches).try_acquire_owned() {
+        Ok(permit) => permit,
+        Err(_) => {
+            if state.waiting.fetch_add(1, SeqCst) >= state.max_queue {
+                state.waiting.fetch_sub(1, SeqCst);
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "too many requests are waiting; try again shortly",
+                ));
+            }
+            let acquired =
+                tokio::time::timeout_at(deadline, Arc::clone(&state.searches).acquire_owned())
+                    .await;
+            state.waiting.fetch_sub(1, SeqCst);
+            match acquired {
+                Ok(Ok(permit)) => permit,
+                Ok(Err(_)) => {
+                    return Err(ApiError::new(
+                        StatusCode::SERVICE_UNAVAILABLE,
+                        "the server is shutting down",
+                    ));
+                }
+                Err(_) => return Err(late()),
+            }
+        }
     };
     let shared = Arc::clone(state);
     let task = tokio::task::spawn_blocking(move || {
@@ -102,12 +132,8 @@ async fn blocking<T: serde::Serialize + Send + 'static>(
         let _permit = permit;
         work(&shared)
     });
-    let limit: Duration = state.timeout;
-    match tokio::time::timeout(limit, task).await {
-        Err(_) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("the answer takes longer than {} s", limit.as_secs_f64()),
-        )),
+    match tokio::time::timeout_at(deadline, task).await {
+        Err(_) => Err(late()),
         Ok(Err(_)) => Err(ApiError::new(
             StatusCode::INTERNAL_SERVER_ERROR,
             "internal error while answering",
@@ -157,7 +183,10 @@ async fn query(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> An
     }
     let setup = params.setup().map_err(ApiError::bad)?;
     let mancala = setup.mancala(game, params.get("position"))?;
-    blocking(&state, move |s| Ok(s.tablebase.query_or_search(&mancala)?)).await
+    blocking(&state, move |s| {
+        Ok(s.tablebase.query_or_search(&mancala)?)
+    })
+    .await
 }
 
 async fn show(RawQuery(raw): RawQuery) -> Answer {
@@ -184,7 +213,10 @@ async fn bao_move(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) ->
         return Err(ApiError::bad("bao/move is for bao; leave 'game' out"));
     }
     let millis = params.millis().map_err(ApiError::bad)?;
-    let (rules, pos) = params.setup().map_err(ApiError::bad)?.bao(params.get("position"))?;
+    let (rules, pos) = params
+        .setup()
+        .map_err(ApiError::bad)?
+        .bao(params.get("position"))?;
     blocking(&state, move |_| {
         let mut player = granary::bao::Player::new(&rules);
         player

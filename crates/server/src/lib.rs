@@ -28,20 +28,23 @@ pub struct Config {
     pub bind: SocketAddr,
     /// The table directory.
     pub dir: PathBuf,
-    /// Searches (and table reads) running at once; more wait for nothing: 503.
+    /// Searches (and table reads) running at once; more wait in a queue.
     pub max_searches: usize,
+    /// Requests waiting for a search slot; more are answered 503 at once.
+    pub max_queue: usize,
     /// Longest a request may work before it is answered 503.
     pub timeout: Duration,
 }
 
 impl Config {
-    /// Defaults: 127.0.0.1:8080, one search a core, 10 s a request.
+    /// Defaults: 127.0.0.1:8080, one search a core, 1,024 waiting, 10 s a request.
     #[must_use]
     pub fn new(dir: PathBuf) -> Config {
         Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
             dir,
             max_searches: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+            max_queue: 1024,
             timeout: Duration::from_secs(10),
         }
     }
@@ -52,6 +55,9 @@ impl Config {
 pub struct State {
     pub tablebase: granary::Tablebase,
     pub searches: Arc<Semaphore>,
+    /// Requests waiting for a slot now, and the most allowed.
+    pub waiting: std::sync::atomic::AtomicUsize,
+    pub max_queue: usize,
     pub timeout: Duration,
 }
 
@@ -60,6 +66,8 @@ pub fn router(config: &Config) -> Router {
     let state = Arc::new(State {
         tablebase: granary::Tablebase::new(config.dir.clone()),
         searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
+        waiting: std::sync::atomic::AtomicUsize::new(0),
+        max_queue: config.max_queue,
         timeout: config.timeout,
     });
     Router::new()

@@ -159,6 +159,7 @@ let current = null;
 async function render() {
   const p = gameParams();
   fillPickers();
+  document.body.dataset.ready = "0";
   status("…");
   try {
     current = p.get("game") === "bao" ? await renderBao(p) : await renderTwoRow(p);

@@ -65,7 +65,11 @@ fn get(uri: &str) -> (StatusCode, Value) {
             .get(header::CONTENT_TYPE)
             .is_some_and(|t| t.to_str().unwrap().starts_with("application/json"));
         let bytes = response.into_body().collect().await.unwrap().to_bytes();
-        assert!(json_type, "{uri}: not JSON: {}", String::from_utf8_lossy(&bytes));
+        assert!(
+            json_type,
+            "{uri}: not JSON: {}",
+            String::from_utf8_lossy(&bytes)
+        );
         (status, serde_json::from_slice(&bytes).unwrap())
     })
 }
@@ -93,17 +97,24 @@ fn variants_list_games_and_tables() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| (t["name"].as_str().unwrap(), t["complete_up_to"].as_u64().unwrap()))
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap(),
+                t["complete_up_to"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert!(tables.contains(&("oware-6-awari", 16)), "{tables:?}");
-    assert!(tables.contains(&("kalah-4-standard-owner", 12)), "{tables:?}");
+    assert!(
+        tables.contains(&("kalah-4-standard-owner", 12)),
+        "{tables:?}"
+    );
 }
 
 #[test]
 fn the_awari_test_position_of_romein_and_bal() {
     // keesverstoep/Awari (the public Romein & Bal databases): value 0, moves -1 -1 -2 -2 -2 0.
-    let (status, v) =
-        get("/api/v1/query?game=oware&rules=awari&position=1,1,1,1,1,2/4,2,3,0,0,0");
+    let (status, v) = get("/api/v1/query?game=oware&rules=awari&position=1,1,1,1,1,2/4,2,3,0,0,0");
     assert_eq!(status, StatusCode::OK, "{v}");
     assert_eq!(v["value"], 0);
     let values: Vec<i64> = v["moves"]
@@ -114,7 +125,10 @@ fn the_awari_test_position_of_romein_and_bal() {
         .collect();
     assert_eq!(values, [-1, -1, -2, -2, -2, 0]);
     assert_eq!(v["best"], json!([6]));
-    assert_eq!((v["result"].clone(), v["source"].clone()), (json!("draw"), json!("tables")));
+    assert_eq!(
+        (v["result"].clone(), v["source"].clone()),
+        (json!("draw"), json!("tables"))
+    );
     let after = get("/api/v1/show?game=oware&rules=awari&position=1,1,1,1,1,2/4,2,3,0,0,0&moves=6");
     assert_eq!(v["moves"][5]["position"], after.1["position"]);
 }
@@ -152,11 +166,17 @@ fn answers_agree_with_the_library() {
     // docs/results.md).
     let (status, v) = get("/api/v1/query?game=kalah&pits=4&seeds=2&rules=standard");
     assert_eq!(status, StatusCode::OK, "{v}");
-    assert_eq!((v["value"].clone(), v["source"].clone()), (json!(6), json!("search")));
+    assert_eq!(
+        (v["value"].clone(), v["source"].clone()),
+        (json!(6), json!("search"))
+    );
     // Not covered and too large: 422, naming the build.
     let (status, v) = get("/api/v1/query?game=kalah&rules=standard");
     assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
-    assert!(v["error"].as_str().unwrap().contains("granary build kalah"), "{v}");
+    assert!(
+        v["error"].as_str().unwrap().contains("granary build kalah"),
+        "{v}"
+    );
 }
 
 #[test]
@@ -171,7 +191,10 @@ fn show_and_the_bao_engine() {
     let (status, v) = get("/api/v1/bao/move?rules=kujifunza&ms=50");
     assert_eq!(status, StatusCode::OK, "{v}");
     let legal = get("/api/v1/show?game=bao&rules=kujifunza").1["legal_moves"].clone();
-    assert!(legal.as_array().unwrap().contains(&v["move"]), "{v} not in {legal}");
+    assert!(
+        legal.as_array().unwrap().contains(&v["move"]),
+        "{v} not in {legal}"
+    );
 }
 
 #[test]
@@ -180,24 +203,50 @@ fn bad_input_is_400_with_a_json_error() {
     bad("/api/v1/query?game=chess", "unknown game 'chess'");
     bad("/api/v1/query?game=kalah&rules=fast", "--rules 'fast'");
     bad("/api/v1/query?game=kalah&pits=9", "--pits 9");
-    bad("/api/v1/query?game=kalah&pits=x", "'x' is not a whole number");
+    bad(
+        "/api/v1/query?game=kalah&pits=x",
+        "'x' is not a whole number",
+    );
     bad("/api/v1/query?game=kalah&position=1,2/3", "same number");
     bad("/api/v1/query?game=kalah&position=%FF%FE", "position");
-    bad("/api/v1/query?game=oware&sweep=owner", "--sweep is a kalah option");
+    bad(
+        "/api/v1/query?game=oware&sweep=owner",
+        "--sweep is a kalah option",
+    );
     bad("/api/v1/query?game=bao", "bao has no tables");
     bad("/api/v1/query?game=kalah&game=oware", "given twice");
-    bad("/api/v1/query?game=kalah&colour=red", "unknown parameter 'colour'");
-    bad(&format!("/api/v1/query?game=kalah&position={}", "1,".repeat(600)), "at most 1024");
-    bad(&format!("/api/v1/query?game=kalah&{}", "a".repeat(5000)), "at most 4096");
-    bad("/api/v1/show?game=kalah&moves=3,3", "move 2 (pit 3): pit 3 is empty");
+    bad(
+        "/api/v1/query?game=kalah&colour=red",
+        "unknown parameter 'colour'",
+    );
+    bad(
+        &format!("/api/v1/query?game=kalah&position={}", "1,".repeat(600)),
+        "at most 1024",
+    );
+    bad(
+        &format!("/api/v1/query?game=kalah&{}", "a".repeat(5000)),
+        "at most 4096",
+    );
+    bad(
+        "/api/v1/show?game=kalah&moves=3,3",
+        "move 2 (pit 3): pit 3 is empty",
+    );
     bad("/api/v1/show?game=kalah&moves=x", "not a pit number");
     bad("/api/v1/show?game=bao&moves=Z9", "move 1");
     bad("/api/v1/show?game=bao&pits=6", "bao has a 4x8 board");
     bad("/api/v1/bao/move?ms=0", "out of range");
-    bad("/api/v1/bao/move?ms=99999999999999999999", "not a whole number");
+    bad(
+        "/api/v1/bao/move?ms=99999999999999999999",
+        "not a whole number",
+    );
     bad("/api/v1/bao/move?game=kalah", "leave 'game' out");
     bad("/api/v1/bao/move?position=garbage", "");
     let (status, v) = get("/api/v1/nothing/here");
     assert_eq!(status, StatusCode::NOT_FOUND);
-    assert!(v["error"].as_str().unwrap().contains("/api/v1/nothing/here"));
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .contains("/api/v1/nothing/here")
+    );
 }
