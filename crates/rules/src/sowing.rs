@@ -74,13 +74,25 @@ impl SowTable {
     #[must_use]
     pub fn new(ring: Ring) -> SowTable {
         assert!((1..=MAX_PITS).contains(&ring.pits));
-        let mut entries = Vec::with_capacity(ring.pits * COUNTS);
-        for origin in 0..ring.pits {
-            for count in 0..COUNTS {
-                entries.push(Self::sow_slowly(ring, origin, count));
+        // Built once a ring per process (about 0.2 ms), then copied (64 kB at most): rules are
+        // made for every request of a server and every call of `show`.
+        static BUILT: [std::sync::OnceLock<Vec<Sowing>>; 4 * MAX_PITS] =
+            [const { std::sync::OnceLock::new() }; 4 * MAX_PITS];
+        let slot = 4 * (ring.pits - 1)
+            + 2 * usize::from(ring.through_store)
+            + usize::from(ring.skip_origin);
+        let entries = BUILT[slot].get_or_init(|| {
+            let mut entries = Vec::with_capacity(ring.pits * COUNTS);
+            for origin in 0..ring.pits {
+                for count in 0..COUNTS {
+                    entries.push(Self::sow_slowly(ring, origin, count));
+                }
             }
+            entries
+        });
+        SowTable {
+            entries: entries.clone(),
         }
-        SowTable { entries }
     }
 
     fn sow_slowly(ring: Ring, origin: usize, count: usize) -> Sowing {

@@ -138,7 +138,8 @@ impl Variant {
         if !(1..=MAX_PITS).contains(&pits) {
             return Err(VariantError::Pits(pits));
         }
-        let total = 2 * pits as u32 * seeds;
+        // Saturating: a huge --seeds must not wrap to a small total (found by fuzzing).
+        let total = (2 * pits as u32).saturating_mul(seeds);
         if total > MAX_SEEDS {
             return Err(VariantError::Seeds { pits, seeds, total });
         }

@@ -52,3 +52,19 @@ fn fuzz_regressions() {
     assert!(parse_position("18446744073709551615,1/0,0", None).is_err());
     assert!(parse_position("1,1/0,0 18446744073709551615-1", None).is_err());
 }
+
+/// A huge seed count wrapped `2 * pits * seeds` to a small total, accepted (found by fuzzing:
+/// `oware||999999999`).
+#[test]
+fn huge_seed_counts_are_refused() {
+    use granary_rules::{Game, OwareRules, Variant, VariantError};
+    let game = Game::Oware {
+        rules: OwareRules::Abapa,
+    };
+    for seeds in [999_999_999, u32::MAX, 715_827_883] {
+        assert!(matches!(
+            Variant::new(game, 6, seeds),
+            Err(VariantError::Seeds { .. })
+        ));
+    }
+}
