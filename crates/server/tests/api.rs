@@ -250,3 +250,33 @@ fn bad_input_is_400_with_a_json_error() {
             .contains("/api/v1/nothing/here")
     );
 }
+
+#[test]
+fn a_full_queue_is_503_with_retry_after() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = granary_server::Config::new(dir.path().to_path_buf());
+    config.max_searches = 1;
+    config.max_queue = 0;
+    let app = granary_server::router(&config);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        // The engine thinks 400 ms: the first request holds the one slot, the second finds no
+        // room to wait.
+        let slow = || {
+            app.clone().oneshot(
+                Request::get("/api/v1/bao/move?ms=400")
+                    .body(Body::empty())
+                    .unwrap(),
+            )
+        };
+        let first = tokio::spawn(slow());
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let second = slow().await.unwrap();
+        assert_eq!(second.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(second.headers()[header::RETRY_AFTER], "1");
+        let body = second.into_body().collect().await.unwrap().to_bytes();
+        let v: Value = serde_json::from_slice(&body).unwrap();
+        assert!(v["error"].as_str().unwrap().contains("waiting"), "{v}");
+        assert_eq!(first.await.unwrap().unwrap().status(), StatusCode::OK);
+    });
+}
