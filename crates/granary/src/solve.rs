@@ -53,17 +53,7 @@ pub(crate) fn with_threads<T>(
 where
     T: Send,
 {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(t) = threads {
-        if t == 0 {
-            return Err(BuildError::Threads("must be at least 1".into()));
-        }
-        builder = builder.num_threads(t);
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| BuildError::Threads(e.to_string()))?;
-    Ok(pool.install(work))
+    Ok(granary_retrograde::thread_pool(threads)?.install(work))
 }
 
 /// The tables a solve of positions of `seeds` seeds of `variant` would use on this machine, and

@@ -107,6 +107,23 @@ impl Exit {
     }
 }
 
+/// A pool of `threads` worker threads (`None`: one per core).
+///
+/// # Errors
+/// [`BuildError::Threads`] for 0 threads or a pool that cannot start.
+pub fn thread_pool(threads: Option<usize>) -> Result<rayon::ThreadPool, BuildError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(threads) = threads {
+        if threads == 0 {
+            return Err(BuildError::Threads("must be at least 1".into()));
+        }
+        builder = builder.num_threads(threads);
+    }
+    builder
+        .build()
+        .map_err(|e| BuildError::Threads(e.to_string()))
+}
+
 /// Builds the missing layers `0..=max_seeds` of `kind` under `root`, lowest first. Layers already
 /// built are opened and checked (header, length, checksum) and kept.
 ///
@@ -119,16 +136,7 @@ pub fn build_layers(
     options: BuildOptions,
     observer: &dyn BuildObserver,
 ) -> Result<Vec<LayerReport>, BuildError> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(threads) = options.threads {
-        if threads == 0 {
-            return Err(BuildError::Threads("must be at least 1".into()));
-        }
-        builder = builder.num_threads(threads);
-    }
-    let pool = builder
-        .build()
-        .map_err(|e| BuildError::Threads(e.to_string()))?;
+    let pool = thread_pool(options.threads)?;
     let set = TableSet::new(root, kind);
     let _lock = set.lock_for_writing()?;
     let mut reports = Vec::new();

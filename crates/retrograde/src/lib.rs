@@ -42,7 +42,9 @@
 pub mod build;
 pub mod unmove;
 
-pub use build::{BuildError, BuildObserver, BuildOptions, LayerReport, build_layer, build_layers};
+pub use build::{
+    BuildError, BuildObserver, BuildOptions, LayerReport, build_layer, build_layers, thread_pool,
+};
 
 /// Positions a work piece.
 pub const PIECE: u64 = 1 << 15;
