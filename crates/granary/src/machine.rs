@@ -10,7 +10,8 @@ pub struct Machine {
     /// Memory available without swapping, bytes (`MemAvailable`): what the page cache can give
     /// the tables and the search its hash table.
     pub available_memory: u64,
-    /// Free disk on the table directory's filesystem, bytes (for an unprivileged user).
+    /// Free disk on the table directory's filesystem, bytes (for an unprivileged user);
+    /// `u64::MAX` where the filesystem does not say (writes still reserve their space first).
     pub free_disk: u64,
     /// Cores this process may use.
     pub cores: usize,
@@ -48,7 +49,7 @@ impl Machine {
         } else {
             existing
         };
-        let free_disk = fs4::available_space(existing).unwrap_or(0);
+        let free_disk = fs4::available_space(existing).unwrap_or(u64::MAX);
         Machine {
             memory,
             available_memory,
