@@ -189,22 +189,26 @@ async fn query(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> An
     .await
 }
 
-async fn show(RawQuery(raw): RawQuery) -> Answer {
+async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {
     let params = Params::parse(raw.as_deref()).map_err(ApiError::bad)?;
     let game = params.game().map_err(ApiError::bad)?;
     let setup = params.setup().map_err(ApiError::bad)?;
     let moves = params.moves();
-    let value = if game == GameName::Bao {
-        let (rules, pos) = setup.bao(params.get("position"))?;
-        serde_json::to_value(granary::bao::show(&rules, pos, &moves)?)
-    } else {
-        let mancala = setup.mancala(game, params.get("position"))?;
-        let pits = granary::game::parse_pits(&moves)?;
-        serde_json::to_value(granary::show::show(&mancala, &pits)?)
-    };
-    value
-        .map(Json)
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+    let position = params.get("position").map(String::from);
+    // Bao's move generation follows relay sowings to their end (endless ones are detected, which
+    // can take long): on the blocking pool, within the limits, like a search.
+    blocking(&state, move |_| -> Result<Value, ApiError> {
+        let value = if game == GameName::Bao {
+            let (rules, pos) = setup.bao(position.as_deref())?;
+            serde_json::to_value(granary::bao::show(&rules, pos, &moves)?)
+        } else {
+            let mancala = setup.mancala(game, position.as_deref())?;
+            let pits = granary::game::parse_pits(&moves)?;
+            serde_json::to_value(granary::show::show(&mancala, &pits)?)
+        };
+        value.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+    })
+    .await
 }
 
 async fn bao_move(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {
