@@ -9,7 +9,7 @@ use serde::Serialize;
 use crate::error::BuildError;
 use crate::machine::Machine;
 use crate::observer::{BuildEvents, Observer};
-use crate::tablebase::{Tablebase, layer_positions};
+use crate::tablebase::{Tablebase, layer_bytes};
 
 /// What a build did.
 #[derive(Clone, Debug, Serialize)]
@@ -32,8 +32,24 @@ pub fn missing_bytes(tablebase: &Tablebase, kind: TableKind, max: u32) -> u64 {
     let set = tablebase.tables(kind);
     (0..=max)
         .filter(|&n| !set.layer_path(n).is_file())
-        .map(|n| layer_positions(kind, n).saturating_add(64))
+        .map(|n| layer_bytes(kind, n))
         .fold(0, u64::saturating_add)
+}
+
+/// The `granary build` command that builds `kind`'s layers up to `seeds`.
+#[must_use]
+pub fn build_command(kind: TableKind, seeds: u32) -> String {
+    let options = match kind.game {
+        granary_rules::Game::Kalah { capture, sweep } => {
+            format!(" --rules {} --sweep {}", capture.name(), sweep.name())
+        }
+        granary_rules::Game::Oware { rules } => format!(" --rules {}", rules.name()),
+    };
+    format!(
+        "granary build {} --pits {}{options} --max-seeds {seeds}",
+        kind.game.name(),
+        kind.pits
+    )
 }
 
 /// Builds the missing layers `0..=max_seeds` of `kind`, lowest first, reporting to `observer`.
@@ -63,16 +79,17 @@ pub fn build(
         });
     }
     let started = Instant::now();
+    let events = BuildEvents {
+        observer,
+        kind: kind.name(),
+    };
     let reports = build_layers(
         tablebase.root(),
         kind,
         max_seeds,
         BuildOptions { threads },
-        &BuildEvents(observer),
-    );
-    // Whatever happened, layers may have been added: later opens must see them.
-    tablebase.refresh(kind);
-    let reports = reports?;
+        &events,
+    )?;
     Ok(BuildReport {
         tables: kind.name(),
         max_seeds,

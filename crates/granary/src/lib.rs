@@ -83,7 +83,7 @@ pub mod show;
 pub mod solve;
 pub mod tablebase;
 
-pub use build::{BuildReport, build};
+pub use build::{BuildReport, build, build_command};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
 pub use machine::Machine;
@@ -105,9 +105,15 @@ impl Mancala {
     /// The kind of tables this game uses.
     #[must_use]
     pub fn kind(&self) -> TableKind {
-        TableKind {
-            game: self.variant.game,
-            pits: self.variant.pits,
-        }
+        table_kind(self.variant)
+    }
+}
+
+/// The kind of tables a variant uses (seeds a pit at the start do not matter to tables).
+#[must_use]
+pub fn table_kind(variant: Variant) -> TableKind {
+    TableKind {
+        game: variant.game,
+        pits: variant.pits,
     }
 }

@@ -67,32 +67,29 @@ impl<F: Fn(Event<'_>) + Sync> Observer for F {
     }
 }
 
-/// The retrograde builder's reports, as events.
-pub(crate) struct BuildEvents<'o>(pub &'o dyn Observer);
+/// The retrograde builder's reports, as events, for the tables named `kind`.
+pub(crate) struct BuildEvents<'o> {
+    pub observer: &'o dyn Observer,
+    pub kind: String,
+}
 
 impl granary_retrograde::BuildObserver for BuildEvents<'_> {
-    fn layer_started(&self, kind: granary_tables::TableKind, seeds: u32, positions: u64) {
-        self.0.event(Event::LayerStarted {
-            kind: &kind.name(),
+    fn layer_started(&self, _: granary_tables::TableKind, seeds: u32, positions: u64) {
+        self.observer.event(Event::LayerStarted {
+            kind: &self.kind,
             seeds,
             positions,
         });
     }
     fn advanced(&self, positions: u64) {
-        self.0.event(Event::Advanced { positions });
+        self.observer.event(Event::Advanced { positions });
     }
     fn phase(&self, t: u32) {
-        self.0.event(Event::Phase { t });
+        self.observer.event(Event::Phase { t });
     }
     fn layer_done(&self, r: &granary_retrograde::LayerReport) {
-        let kind = r
-            .path
-            .parent()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        self.0.event(Event::LayerDone {
-            kind: &kind,
+        self.observer.event(Event::LayerDone {
+            kind: &self.kind,
             seeds: r.seeds,
             positions: r.positions,
             seconds: r.seconds,

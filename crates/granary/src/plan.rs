@@ -26,8 +26,9 @@ use granary_rules::{Capture, Game};
 use granary_tables::TableKind;
 use serde::Serialize;
 
+use crate::build::build_command;
 use crate::machine::Machine;
-use crate::tablebase::{layer_positions, table_positions};
+use crate::tablebase::{layer_bytes, layer_positions};
 
 /// Kalah table build rates on 2 cores, positions a second, by layer size: layers that fit the
 /// caches build faster (measured, 6 pits: 9-10 M/s to 17 seeds, 6.2-6.7 M/s at 20-25 seeds,
@@ -146,15 +147,10 @@ impl TablePlan {
     }
 }
 
-/// Bytes of a table file of `positions` positions (one byte each, a 64-byte header).
-fn file_bytes(positions: u64) -> u64 {
-    positions.saturating_add(64)
-}
-
 /// Bytes of layers `from..=to`.
 fn layers_bytes(kind: TableKind, from: u32, to: u32) -> u64 {
     (from..=to)
-        .map(|n| file_bytes(layer_positions(kind, n)))
+        .map(|n| layer_bytes(kind, n))
         .fold(0, u64::saturating_add)
 }
 
@@ -240,6 +236,152 @@ impl Limits {
     }
 }
 
+/// What a plan is made for: the tables' kind, the position's seeds, what is present, the machine.
+struct Planner<'m> {
+    kind: TableKind,
+    seeds: u32,
+    present: Option<u32>,
+    machine: &'m Machine,
+}
+
+impl Planner<'_> {
+    /// The first layer missing.
+    fn first_missing(&self) -> u32 {
+        self.present.map_or(0, |p| p + 1)
+    }
+
+    /// Estimated seconds to build what is missing of layers `0..=h`.
+    fn build_seconds(&self, h: u32) -> f64 {
+        build_seconds(self.kind, self.first_missing(), h, self.machine.cores)
+    }
+
+    fn search_seconds(&self, h: u32) -> f64 {
+        kalah_search_seconds(self.kind, self.seeds, h, self.machine.cores)
+    }
+
+    /// The plan with layers `0..=h` (none if `None`).
+    fn plan(&self, h: Option<u32>, search: Option<f64>, hash: usize, reason: String) -> TablePlan {
+        let from = self.first_missing();
+        let (positions, bytes) = match h {
+            Some(h) if h >= from => (
+                (from..=h).map(|n| layer_positions(self.kind, n)).sum(),
+                layers_bytes(self.kind, from, h),
+            ),
+            _ => (0, 0),
+        };
+        TablePlan {
+            tables: self.kind.name(),
+            kind: self.kind,
+            seeds_in_play: self.seeds,
+            horizon: h,
+            present_up_to: self.present,
+            build_positions: positions,
+            build_bytes: bytes,
+            table_bytes: h.map_or(0, |h| layers_bytes(self.kind, 0, h)),
+            build_seconds: h.map_or(0.0, |h| self.build_seconds(h)),
+            search_seconds: search,
+            hash_mib: hash,
+            reason,
+        }
+    }
+
+    /// Whether layers `0..=h` fit: what is missing the free disk, all of them the memory.
+    fn fits(&self, h: u32, limits: &Limits) -> Result<(), String> {
+        let name = self.kind.name();
+        let missing = if h >= self.first_missing() {
+            layers_bytes(self.kind, self.first_missing(), h)
+        } else {
+            0
+        };
+        if missing > limits.disk {
+            return Err(format!(
+                "{name} tables up to {h} seeds need {} more disk, {} is free (less a margin)",
+                human_bytes(missing),
+                human_bytes(limits.disk)
+            ));
+        }
+        let total = layers_bytes(self.kind, 0, h);
+        if total > limits.memory {
+            return Err(format!(
+                "{name} tables up to {h} seeds ({}) do not fit the memory available for them ({})",
+                human_bytes(total),
+                human_bytes(limits.memory)
+            ));
+        }
+        Ok(())
+    }
+
+    /// Oware: every layer up to the seeds on the board.
+    fn oware(&self, hash_mib: Option<usize>) -> Result<TablePlan, String> {
+        let (kind, seeds, machine) = (self.kind, self.seeds, self.machine);
+        let p = self.plan(
+            Some(seeds),
+            None,
+            hash_mib.unwrap_or(SMALL_HASH_MIB),
+            "oware is solved from tables up to every seed on the board".into(),
+        );
+        self.fits(seeds, &Limits::of(machine, 0))?;
+        // The builder holds about a byte a position of the largest layer besides the maps.
+        let needed = layer_positions(kind, seeds).saturating_mul(2);
+        if p.build_positions > 0 && needed > machine.available_memory {
+            return Err(format!(
+                "building layer {seeds} of {} needs about {} of memory, {} is available",
+                kind.name(),
+                human_bytes(needed),
+                human_bytes(machine.available_memory)
+            ));
+        }
+        if p.build_seconds > AUTO_BUILD_SECONDS {
+            return Err(format!(
+                "oware is solved from tables up to the {seeds} seeds on the board: {} positions to build, about {}; build them first with `{}`",
+                p.build_positions,
+                human_seconds(p.build_seconds),
+                build_command(kind, seeds)
+            ));
+        }
+        Ok(p)
+    }
+
+    /// Kalah, the planner's choice with a hash of `hash` MiB: the horizon of least estimated
+    /// build + search time among those that fit, or the largest present if larger.
+    fn kalah_auto(&self, hash: usize) -> Result<TablePlan, String> {
+        let cap = self.seeds.min(granary_index::MAX_LAYER_SEEDS);
+        let limits = Limits::of(self.machine, hash);
+        let mut best: Option<(f64, u32)> = None;
+        let mut stopped = None;
+        for h in 0..=cap {
+            if let Err(why) = self.fits(h, &limits) {
+                stopped = Some(why);
+                break;
+            }
+            let total = self.build_seconds(h) + self.search_seconds(h);
+            // Ties (within 1%) go to the larger horizon: it serves later solves.
+            if best.is_none_or(|(t, _)| total <= t * 1.01) {
+                best = Some((total, h));
+            }
+        }
+        let Some((total, mut h)) = best else {
+            return Err(stopped.unwrap_or_else(|| "no tables fit".into()));
+        };
+        let mut reason = format!(
+            "least estimated build + search time ({})",
+            human_seconds(total)
+        );
+        // Present tables beyond the choice cost nothing and cut the search.
+        if let Some(p) = self.present.map(|p| p.min(cap))
+            && p > h
+            && self.fits(p, &limits).is_ok()
+        {
+            h = p;
+            reason = "the largest tables present".into();
+        } else if let Some(why) = stopped.filter(|_| self.fits(h + 1, &limits).is_err()) {
+            // The choice is the largest that fits: say what stopped it.
+            reason = format!("{reason}; larger: {why}");
+        }
+        Ok(self.plan(Some(h), Some(self.search_seconds(h)), hash, reason))
+    }
+}
+
 /// The plan for solving a position of `seeds` seeds of `kind`, with layers `0..=present` already
 /// present, on `machine`.
 ///
@@ -258,174 +400,53 @@ pub fn plan_solve(
     machine: &Machine,
 ) -> Result<TablePlan, String> {
     let limit = granary_index::MAX_LAYER_SEEDS;
-    let cost = |h: u32| -> (u64, u64) {
-        // (positions, bytes) to build for layers 0..=h
-        let from = present.map_or(0, |p| p + 1);
-        if from > h {
-            (0, 0)
-        } else {
-            let positions =
-                table_positions(kind, h) - present.map_or(0, |p| table_positions(kind, p));
-            (positions, layers_bytes(kind, from, h))
-        }
+    let planner = Planner {
+        kind,
+        seeds,
+        present,
+        machine,
     };
-    let plan = |h: Option<u32>, search: Option<f64>, hash: usize, reason: String| {
-        let (positions, bytes) = h.map_or((0, 0), cost);
-        TablePlan {
-            tables: kind.name(),
-            kind,
-            seeds_in_play: seeds,
-            horizon: h,
-            present_up_to: present,
-            build_positions: positions,
-            build_bytes: bytes,
-            table_bytes: h.map_or(0, |h| layers_bytes(kind, 0, h)),
-            build_seconds: h.map_or(0.0, |h| {
-                build_seconds(kind, present.map_or(0, |p| p + 1), h, machine.cores)
-            }),
-            search_seconds: search,
-            hash_mib: hash,
-            reason,
+    let hash_for_horizon =
+        |h: u32| hash_mib.unwrap_or_else(|| hash_for(planner.search_seconds(h), machine));
+    match (kind.game, choice) {
+        (Game::Oware { .. }, TableChoice::None) => {
+            Err("oware is solved from its tables; it cannot search without them".into())
         }
-    };
-    let fits = |h: u32, limits: &Limits| -> Result<(), String> {
-        let (_, bytes) = cost(h);
-        let total = layers_bytes(kind, 0, h);
-        if bytes > limits.disk {
-            return Err(format!(
-                "{} tables up to {h} seeds need {} more disk, {} is free (less a margin)",
-                kind.name(),
-                human_bytes(bytes),
-                human_bytes(limits.disk)
-            ));
-        }
-        if total > limits.memory {
-            return Err(format!(
-                "{} tables up to {h} seeds ({}) do not fit the memory available for them ({})",
-                kind.name(),
-                human_bytes(total),
-                human_bytes(limits.memory)
-            ));
-        }
-        Ok(())
-    };
-    match kind.game {
-        Game::Oware { .. } => {
-            if choice == TableChoice::None {
-                return Err(
-                    "oware is solved from its tables; it cannot search without them".into(),
-                );
-            }
-            if seeds > limit {
-                return Err(format!(
-                    "{seeds} seeds on the board: tables hold at most {limit}"
-                ));
-            }
-            let hash = hash_mib.unwrap_or(SMALL_HASH_MIB);
-            let p = plan(
-                Some(seeds),
-                None,
+        (Game::Oware { .. }, _) if seeds > limit => Err(format!(
+            "{seeds} seeds on the board: tables hold at most {limit}"
+        )),
+        (Game::Oware { .. }, _) => planner.oware(hash_mib),
+        (Game::Kalah { .. }, TableChoice::None) => Ok(planner.plan(
+            None,
+            None,
+            hash_for_horizon(0),
+            "asked for no tables".into(),
+        )),
+        (Game::Kalah { .. }, TableChoice::Seeds(n)) => {
+            let h = n.min(seeds.min(limit));
+            let hash = hash_for_horizon(h);
+            planner.fits(h, &Limits::of(machine, hash))?;
+            Ok(planner.plan(
+                Some(h),
+                Some(planner.search_seconds(h)),
                 hash,
-                "oware is solved from tables up to every seed on the board".into(),
-            );
-            fits(seeds, &Limits::of(machine, 0))?;
-            // The builder holds about a byte a position of the largest layer besides the maps.
-            let largest = layer_positions(kind, seeds);
-            if p.build_positions > 0 && largest.saturating_mul(2) > machine.available_memory {
-                return Err(format!(
-                    "building layer {seeds} of {} needs about {} of memory, {} is available",
-                    kind.name(),
-                    human_bytes(largest.saturating_mul(2)),
-                    human_bytes(machine.available_memory)
-                ));
-            }
-            if p.build_seconds > AUTO_BUILD_SECONDS {
-                return Err(format!(
-                    "oware is solved from tables up to the {seeds} seeds on the board: {} positions to build, about {}; build them first with `granary build oware --pits {} --rules {} --max-seeds {seeds}`",
-                    p.build_positions,
-                    human_seconds(p.build_seconds),
-                    kind.pits,
-                    match kind.game {
-                        Game::Oware { rules } => rules.name(),
-                        Game::Kalah { .. } => unreachable!(),
-                    }
-                ));
-            }
-            Ok(p)
+                format!("asked for {n} seeds"),
+            ))
         }
-        Game::Kalah { .. } => {
-            let cap = seeds.min(limit);
-            match choice {
-                TableChoice::None => {
-                    let t = kalah_search_seconds(kind, seeds, 0, machine.cores);
-                    let hash = hash_mib.unwrap_or_else(|| hash_for(t, machine));
-                    Ok(plan(None, None, hash, "asked for no tables".into()))
-                }
-                TableChoice::Seeds(n) => {
-                    let h = n.min(cap);
-                    let t = kalah_search_seconds(kind, seeds, h, machine.cores);
-                    let hash = hash_mib.unwrap_or_else(|| hash_for(t, machine));
-                    fits(h, &Limits::of(machine, hash))?;
-                    Ok(plan(Some(h), Some(t), hash, format!("asked for {n} seeds")))
-                }
-                TableChoice::Auto => {
-                    // The memory for tables depends on the hash, the hash on the search time:
-                    // plan with the small hash, and again with the large one if the search
-                    // planned is long.
-                    let choose = |hash: usize| -> Result<TablePlan, String> {
-                        let limits = Limits::of(machine, hash);
-                        let mut best: Option<(f64, u32)> = None;
-                        let mut stopped = None;
-                        let mut largest_fitting = 0;
-                        for h in 0..=cap {
-                            if let Err(why) = fits(h, &limits) {
-                                stopped = Some(why);
-                                break;
-                            }
-                            largest_fitting = h;
-                            let total =
-                                build_seconds(kind, present.map_or(0, |p| p + 1), h, machine.cores)
-                                    + kalah_search_seconds(kind, seeds, h, machine.cores);
-                            // Ties (within 1%) go to the larger horizon: it serves later solves.
-                            if best.is_none_or(|(t, _)| total <= t * 1.01) {
-                                best = Some((total, h));
-                            }
-                        }
-                        let Some((total, mut h)) = best else {
-                            return Err(stopped.unwrap_or_else(|| "no tables fit".into()));
-                        };
-                        let mut reason = format!(
-                            "least estimated build + search time ({})",
-                            human_seconds(total)
-                        );
-                        // Present tables beyond the choice cost nothing and cut the search.
-                        if let Some(p) = present.map(|p| p.min(cap))
-                            && p > h
-                            && fits(p, &limits).is_ok()
-                        {
-                            h = p;
-                            reason = "the largest tables present".into();
-                        } else if let Some(why) = stopped.filter(|_| h == largest_fitting) {
-                            reason = format!("{reason}; larger: {why}");
-                        }
-                        let t = kalah_search_seconds(kind, seeds, h, machine.cores);
-                        Ok(plan(Some(h), Some(t), hash, reason))
-                    };
-                    match hash_mib {
-                        Some(hash) => choose(hash),
-                        None => {
-                            let short = choose(hash_for(0.0, machine))?;
-                            let long_hash = hash_for(short.search_seconds.unwrap_or(0.0), machine);
-                            if long_hash == short.hash_mib {
-                                Ok(short)
-                            } else {
-                                choose(long_hash)
-                            }
-                        }
-                    }
+        (Game::Kalah { .. }, TableChoice::Auto) => match hash_mib {
+            Some(hash) => planner.kalah_auto(hash),
+            // The memory for tables depends on the hash, the hash on the search time: plan
+            // with the small hash, and again with the one the planned search calls for.
+            None => {
+                let short = planner.kalah_auto(hash_for(0.0, machine))?;
+                let hash = hash_for(short.search_seconds.unwrap_or(0.0), machine);
+                if hash == short.hash_mib {
+                    Ok(short)
+                } else {
+                    planner.kalah_auto(hash)
                 }
             }
-        }
+        },
     }
 }
 

@@ -8,7 +8,8 @@ use granary_tables::TableSet;
 use granary_tables::probe::{move_value, position_value, principal_variation};
 use serde::{Serialize, Serializer};
 
-use crate::error::SolveError;
+use crate::build::build_command;
+use crate::error::{Error, SolveError};
 use crate::game::Mancala;
 use crate::tablebase::Tablebase;
 
@@ -128,41 +129,50 @@ pub fn query<R: Rules>(set: &TableSet, rules: &R, pos: &Position) -> Result<Quer
         return Err(SolveError::Inconsistent { value, best });
     }
     let (pv, cycle) = principal_variation(set, rules, *pos, PV_LIMIT)?;
-    let final_stores = final_stores(pos, pits, value);
-    Ok(Query {
-        tables: set.kind().name(),
-        position: format_position(pos, pits),
-        to_move: pos.to_move.name(),
-        seeds_on_board: pos.board.seeds(pits),
+    Ok(Query::new(
+        set.kind(),
+        pos,
         value,
-        final_stores,
-        result: result_word(pos, final_stores),
-        best: moves
-            .iter()
-            .filter(|m| m.value == value)
-            .map(|m| m.pit)
-            .collect(),
         moves,
-        pv: pv.iter().map(|l| l + 1).collect(),
-        pv_end: if cycle { "cycle" } else { "game over" },
-        source: "tables",
-    })
+        &pv,
+        if cycle { "cycle" } else { "game over" },
+        "tables",
+    ))
 }
 
-/// The `granary build` command that builds `kind`'s layers up to `seeds`.
-#[must_use]
-pub fn build_command(kind: granary_tables::TableKind, seeds: u32) -> String {
-    let options = match kind.game {
-        granary_rules::Game::Kalah { capture, sweep } => {
-            format!(" --rules {} --sweep {}", capture.name(), sweep.name())
+impl Query {
+    /// The answer for `pos` of `kind`: `value`, the moves' values, a principal variation of
+    /// lanes; the rest is derived.
+    fn new(
+        kind: granary_tables::TableKind,
+        pos: &Position,
+        value: i32,
+        moves: Vec<MoveValue>,
+        pv: &[usize],
+        pv_end: &'static str,
+        source: &'static str,
+    ) -> Query {
+        let pits = kind.pits;
+        let final_stores = final_stores(pos, pits, value);
+        Query {
+            tables: kind.name(),
+            position: format_position(pos, pits),
+            to_move: pos.to_move.name(),
+            seeds_on_board: pos.board.seeds(pits),
+            value,
+            final_stores,
+            result: result_word(pos, final_stores),
+            best: moves
+                .iter()
+                .filter(|m| m.value == value)
+                .map(|m| m.pit)
+                .collect(),
+            moves,
+            pv: pv.iter().map(|l| l + 1).collect(),
+            pv_end,
+            source,
         }
-        granary_rules::Game::Oware { rules } => format!(" --rules {}", rules.name()),
-    };
-    format!(
-        "granary build {} --pits {}{options} --max-seeds {seeds}",
-        kind.game.name(),
-        kind.pits
-    )
+    }
 }
 
 /// Seeds beyond the tables present that [`Tablebase::query_or_search`] still searches.
@@ -175,18 +185,17 @@ impl Tablebase {
     /// which (`source`).
     ///
     /// # Errors
-    /// As [`Tablebase::query`] when the position is not covered and too large to search.
-    pub fn query_or_search(&self, game: &Mancala) -> Result<Query, SolveError> {
+    /// As [`Tablebase::query`] when the position is not covered and too large to search; a
+    /// failed search (its tables damaged).
+    pub fn query_or_search(&self, game: &Mancala) -> Result<Query, Error> {
         let kind = game.kind();
         let pos = &game.position;
         let seeds = pos.board.seeds(kind.pits);
         let present = self.complete_up_to(kind);
-        if present.is_some_and(|p| p >= seeds) {
-            return self.query(game);
-        }
         let limit = present.map_or(SEARCH_MARGIN + 8, |p| p + SEARCH_MARGIN);
-        if !matches!(kind.game, granary_rules::Game::Kalah { .. }) || seeds > limit {
-            return self.query(game);
+        let searchable = matches!(kind.game, granary_rules::Game::Kalah { .. }) && seeds <= limit;
+        if present.is_some_and(|p| p >= seeds) || !searchable {
+            return Ok(self.query(game)?);
         }
         let settings = crate::solve::Settings {
             tables: present.map_or(crate::TableChoice::None, crate::TableChoice::Seeds),
@@ -195,46 +204,27 @@ impl Tablebase {
             all_moves: true,
             verify: false,
         };
-        let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &()).map_err(
-            |e| match e {
-                crate::Error::Solve(e) => e,
-                crate::Error::Table(e) => SolveError::Table(e),
-                crate::Error::Build(e) => SolveError::Build(e),
-                other => SolveError::NeedsTables(other.to_string()),
-            },
-        )?;
-        let oracle = crate::solve::Oracle::new(&prepared)?;
-        let solution = oracle.solve(pos, true, &())?;
+        let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())?;
+        let solution = crate::solve::Oracle::new(&prepared)?.solve(pos, true, &())?;
         let rules = kind.engine();
-        let pits = kind.pits;
-        let final_stores = final_stores(pos, pits, solution.value);
-        let moves: Vec<MoveValue> = solution
+        let moves = solution
             .moves
             .iter()
             .map(|r| MoveValue {
                 pit: r.lane + 1,
                 value: r.value,
-                position: format_position(&rules.play(pos, r.lane), pits),
+                position: format_position(&rules.play(pos, r.lane), kind.pits),
             })
             .collect();
-        Ok(Query {
-            tables: kind.name(),
-            position: format_position(pos, pits),
-            to_move: pos.to_move.name(),
-            seeds_on_board: seeds,
-            value: solution.value,
-            final_stores,
-            result: result_word(pos, final_stores),
-            best: moves
-                .iter()
-                .filter(|m| m.value == solution.value)
-                .map(|m| m.pit)
-                .collect(),
+        Ok(Query::new(
+            kind,
+            pos,
+            solution.value,
             moves,
-            pv: solution.pv.iter().map(|l| l + 1).collect(),
-            pv_end: "game over",
-            source: "search",
-        })
+            &solution.pv,
+            "game over",
+            "search",
+        ))
     }
 
     /// What the tables say of `game`'s position: its value, every move's, a principal variation.
@@ -252,10 +242,7 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::query`], or a layer whose data does not match its checksum.
     pub fn query_checked(&self, game: &Mancala, verify: bool) -> Result<Query, SolveError> {
-        let kind = granary_tables::TableKind {
-            game: game.variant.game,
-            pits: game.variant.pits,
-        };
+        let kind = game.kind();
         let pos = &game.position;
         let seeds = pos.board.seeds(kind.pits);
         let limit = granary_index::MAX_LAYER_SEEDS;
@@ -265,11 +252,15 @@ impl Tablebase {
             )));
         }
         let set = self.tables(kind);
-        if let Err(err) = set.layer(seeds) {
-            return Err(SolveError::NeedsTables(format!(
-                "{err}; this position has {seeds} seeds on the board: build with `{}`",
-                build_command(kind, seeds)
-            )));
+        match set.layer(seeds) {
+            Err(err @ granary_tables::TableError::Missing { .. }) => {
+                return Err(SolveError::NeedsTables(format!(
+                    "{err}; this position has {seeds} seeds on the board: build with `{}`",
+                    build_command(kind, seeds)
+                )));
+            }
+            Err(err) => return Err(err.into()),
+            Ok(_) => {}
         }
         if verify {
             self.verify_checksums(kind, seeds)?;

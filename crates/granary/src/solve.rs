@@ -8,8 +8,8 @@ use granary_rules::notation::format_position;
 use granary_rules::{Engine, Game, Kalah, Position, Rules, Variant};
 use granary_search::solver::RootMove;
 use granary_search::{Progress, Solution, Solver};
+use granary_tables::TableSet;
 use granary_tables::probe::{move_value, position_value, principal_variation};
-use granary_tables::{TableKind, TableSet};
 use serde::Serialize;
 
 use crate::error::{BuildError, Error, SolveError};
@@ -45,17 +45,6 @@ pub struct Prepared {
     pub seconds: f64,
 }
 
-/// Runs `work` on a pool of `threads` threads (default: one per core).
-pub(crate) fn with_threads<T>(
-    threads: Option<usize>,
-    work: impl FnOnce() -> T + Send,
-) -> Result<T, BuildError>
-where
-    T: Send,
-{
-    Ok(granary_retrograde::thread_pool(threads)?.install(work))
-}
-
 /// The tables a solve of positions of `seeds` seeds of `variant` would use on this machine, and
 /// what it would build: nothing is built or opened.
 ///
@@ -71,10 +60,7 @@ pub fn plan(
     if seeds > 127 {
         return Err(SolveError::TooManySeeds { seeds });
     }
-    let kind = TableKind {
-        game: variant.game,
-        pits: variant.pits,
-    };
+    let kind = crate::table_kind(variant);
     let machine = Machine::detect(tablebase.root());
     plan_solve(
         kind,
@@ -289,12 +275,13 @@ pub fn solve(
     let variant = game.variant;
     let pos = game.position;
     let seeds = pos.board.seeds(variant.pits);
-    with_threads(settings.threads, || -> Result<SolveReport, Error> {
+    let pool = granary_retrograde::thread_pool(settings.threads).map_err(BuildError::from)?;
+    pool.install(|| -> Result<SolveReport, Error> {
         let prepared = prepare(tablebase, variant, seeds, settings, observer)?;
         let oracle = Oracle::new(&prepared)?;
         let solution = oracle.solve(&pos, settings.all_moves, observer)?;
         Ok(report(&prepared, &pos, &solution))
-    })?
+    })
 }
 
 fn report(prepared: &Prepared, pos: &Position, s: &Solution) -> SolveReport {

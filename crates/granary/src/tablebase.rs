@@ -8,7 +8,8 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use granary_index::{LayerIndex, MAX_LAYER_SEEDS};
+use granary_index::LayerIndex;
+use granary_tables::format::HEADER_LEN;
 use granary_tables::verify::{LayerCheck, kind_of, verify_layer};
 use granary_tables::{TableError, TableKind, TableSet};
 use serde::Serialize;
@@ -27,12 +28,10 @@ pub fn layer_positions(kind: TableKind, seeds: u32) -> u64 {
     LayerIndex::new(kind.pits, seeds, kind.reduced()).map_or(u64::MAX, |i| i.size())
 }
 
-/// Positions in layers `0..=max` of a kind.
+/// Bytes of the file of layer `seeds` of a kind (header and one byte a position).
 #[must_use]
-pub fn table_positions(kind: TableKind, max: u32) -> u64 {
-    (0..=max)
-        .map(|n| layer_positions(kind, n))
-        .fold(0, u64::saturating_add)
+pub fn layer_bytes(kind: TableKind, seeds: u32) -> u64 {
+    layer_positions(kind, seeds).saturating_add(HEADER_LEN as u64)
 }
 
 /// One kind's tables as found on disk.
@@ -115,15 +114,6 @@ impl Tablebase {
         )
     }
 
-    /// Forgets the opened tables of `kind` (after a build added layers, say).
-    pub fn refresh(&self, kind: TableKind) {
-        let mut sets = self
-            .sets
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
-        sets.remove(&kind);
-    }
-
     /// The largest `n` such that layers `0..=n` of `kind` are all present (files, not opened).
     #[must_use]
     pub fn complete_up_to(&self, kind: TableKind) -> Option<u32> {
@@ -176,23 +166,36 @@ impl Tablebase {
             let Some(kind) = files.iter().find_map(|p| kind_of(p).ok().map(|(k, _)| k)) else {
                 continue;
             };
-            let set = TableSet::new(&self.root, kind);
-            let mut layers = Vec::new();
-            let mut bytes = 0;
-            for seeds in 0..=MAX_LAYER_SEEDS {
-                let path = set.layer_path(seeds);
-                if let Ok(meta) = std::fs::metadata(&path)
-                    && meta.is_file()
-                {
-                    layers.push(seeds);
-                    bytes += meta.len();
-                }
-            }
+            // Layers by file name (`layer-NNN.tbl`, regular files), as `complete_up_to` counts.
+            let mut found: Vec<(u32, u64)> = files
+                .iter()
+                .filter_map(|p| {
+                    let seeds = p
+                        .file_stem()?
+                        .to_str()?
+                        .strip_prefix("layer-")?
+                        .parse()
+                        .ok()?;
+                    let meta = std::fs::metadata(p)
+                        .ok()
+                        .filter(std::fs::Metadata::is_file)?;
+                    Some((seeds, meta.len()))
+                })
+                .collect();
+            found.sort_unstable();
+            let layers: Vec<u32> = found.iter().map(|&(seeds, _)| seeds).collect();
+            let complete_up_to = layers
+                .iter()
+                .zip(0..)
+                .take_while(|&(&layer, n)| layer == n)
+                .last()
+                .map(|(&layer, _)| layer);
+            let bytes = found.iter().map(|&(_, len)| len).sum();
             out.push(KindSummary {
                 name: kind.name(),
                 kind,
-                complete_up_to: set.complete_up_to(),
                 layers,
+                complete_up_to,
                 bytes,
             });
         }

@@ -27,16 +27,12 @@ pub struct Layer {
 /// # Errors
 /// A [`TableError`] naming the file and what is wrong.
 pub fn parse_header(path: &Path, bytes: &[u8], length: u64) -> Result<Header, TableError> {
-    let Some(bytes) = bytes.get(..HEADER_LEN) else {
+    let Ok((header, _)) = Header::read_from_prefix(bytes) else {
         return Err(TableError::Truncated {
             path: path.into(),
             found: length,
         });
     };
-    let header = Header::read_from_bytes(bytes).map_err(|_| TableError::Truncated {
-        path: path.into(),
-        found: length,
-    })?;
     if header.magic != MAGIC {
         return Err(TableError::NotATable { path: path.into() });
     }
@@ -53,36 +49,36 @@ pub fn parse_header(path: &Path, bytes: &[u8], length: u64) -> Result<Header, Ta
     Ok(header)
 }
 
-/// Reads and checks the header of a table file on its own: magic, version, header checksum.
-///
-/// # Errors
-/// A [`TableError`] naming the file and what is wrong.
-pub fn read_header(path: &Path) -> Result<(Header, u64), TableError> {
+/// Opens a table file and checks its header on its own; the open file, the header and the
+/// file's length.
+fn open_file(path: &Path) -> Result<(File, Header, u64), TableError> {
     use std::io::Read;
-    let meta = std::fs::metadata(path).map_err(|e| match e.kind() {
+    let file = File::open(path).map_err(|e| match e.kind() {
         std::io::ErrorKind::NotFound => TableError::Missing { path: path.into() },
         _ => TableError::Io {
             path: path.into(),
             source: e,
         },
     })?;
+    let meta = file.metadata().map_err(TableError::io(path))?;
     if !meta.is_file() {
         return Err(TableError::NotAFile { path: path.into() });
     }
-    let mut file = File::open(path).map_err(TableError::io(path))?;
-    let length = file.metadata().map_err(TableError::io(path))?.len();
-    let mut bytes = [0u8; HEADER_LEN];
-    let mut read = 0;
-    while read < HEADER_LEN {
-        match file
-            .read(&mut bytes[read..])
-            .map_err(TableError::io(path))?
-        {
-            0 => break,
-            n => read += n,
-        }
-    }
-    Ok((parse_header(path, &bytes[..read], length)?, length))
+    let mut bytes = Vec::with_capacity(HEADER_LEN);
+    (&file)
+        .take(HEADER_LEN as u64)
+        .read_to_end(&mut bytes)
+        .map_err(TableError::io(path))?;
+    let header = parse_header(path, &bytes, meta.len())?;
+    Ok((file, header, meta.len()))
+}
+
+/// Reads and checks the header of a table file on its own: magic, version, header checksum.
+///
+/// # Errors
+/// A [`TableError`] naming the file and what is wrong.
+pub fn read_header(path: &Path) -> Result<(Header, u64), TableError> {
+    open_file(path).map(|(_, header, length)| (header, length))
 }
 
 /// Checks a parsed header and the file's length against what the caller asked for: the kind,
@@ -127,13 +123,12 @@ impl Layer {
     /// # Errors
     /// A [`TableError`] naming the file and what is wrong.
     pub fn open(path: &Path, kind: TableKind, seeds: u32) -> Result<Layer, TableError> {
-        let (header, length) = read_header(path)?;
+        let (file, header, length) = open_file(path)?;
         let index = check_header(path, &header, length, kind, seeds)?;
         let wanted = HEADER_LEN as u64 + index.size();
-        let file = File::open(path).map_err(TableError::io(path))?;
-        // SAFETY: the file is mapped read-only, and granary never writes a finished table in
-        // place: tables are written under a temporary name and renamed when complete, so the
-        // length checked above is final. Another process truncating the file while it is mapped
+        // SAFETY: the file (the one whose header was just checked) is mapped read-only, and
+        // granary never writes a finished table in place: tables are written under a temporary
+        // name and renamed when complete, so the length checked above is final. Another process truncating the file while it is mapped
         // would make a later lookup fault (SIGBUS), as with any memory-mapped reader
         // (docs/table-format.md); nothing in granary does that.
         let map = unsafe { Mmap::map(&file) }.map_err(TableError::io(path))?;

@@ -20,18 +20,36 @@ use crate::format::{HEADER_LEN, TableKind};
 #[derive(Debug)]
 pub struct LayerWriter {
     final_path: PathBuf,
-    temp_path: PathBuf,
+    temp: TempFile,
     file: File,
     map: MmapMut,
     kind: TableKind,
     seeds: u32,
     entries: u64,
-    /// Renamed to its final name: nothing to clean up.
-    finished: bool,
 }
 
-/// `ENOSPC` on Linux and the BSDs.
-const ENOSPC: i32 = 28;
+/// A temporary file, removed when dropped unless it was renamed ([`TempFile::rename`]).
+#[derive(Debug)]
+struct TempFile {
+    path: PathBuf,
+    renamed: bool,
+}
+
+impl TempFile {
+    fn rename(&mut self, to: &Path) -> std::io::Result<()> {
+        std::fs::rename(&self.path, to)?;
+        self.renamed = true;
+        Ok(())
+    }
+}
+
+impl Drop for TempFile {
+    fn drop(&mut self) {
+        if !self.renamed {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
 
 /// Reserves `len` bytes of disk for `file` (zero-filled). Where the filesystem cannot reserve
 /// (`fallocate` unsupported), writes the zeros instead, which reserves them as well.
@@ -40,9 +58,9 @@ fn reserve(file: &File, len: u64) -> std::io::Result<()> {
     use std::io::Write;
     match file.allocate(len) {
         Ok(()) => file.set_len(len),
-        Err(err) if err.raw_os_error() == Some(ENOSPC) => Err(err),
+        Err(err) if err.kind() == std::io::ErrorKind::StorageFull => Err(err),
         Err(_) => {
-            file.set_len(0)?;
+            // The file is new and empty: append the zeros.
             let zeros = vec![0u8; 1 << 20];
             let mut left = len;
             let mut writer = std::io::BufWriter::new(file);
@@ -52,14 +70,6 @@ fn reserve(file: &File, len: u64) -> std::io::Result<()> {
                 left -= n as u64;
             }
             writer.flush()
-        }
-    }
-}
-
-impl Drop for LayerWriter {
-    fn drop(&mut self) {
-        if !self.finished {
-            let _ = std::fs::remove_file(&self.temp_path);
         }
     }
 }
@@ -89,42 +99,36 @@ impl LayerWriter {
             .truncate(true)
             .open(&temp_path)
             .map_err(TableError::io(&temp_path))?;
+        // From here on, an error removes the file.
+        let temp = TempFile {
+            path: temp_path,
+            renamed: false,
+        };
         let len = HEADER_LEN as u64 + entries;
-        if let Err(err) = reserve(&file, len) {
-            drop(file);
-            let _ = std::fs::remove_file(&temp_path);
-            return Err(if err.raw_os_error() == Some(ENOSPC) {
+        reserve(&file, len).map_err(|err| {
+            let path = temp.path.clone();
+            if err.kind() == std::io::ErrorKind::StorageFull {
                 TableError::NoSpace {
-                    path: temp_path,
+                    path,
                     needed: len,
                     source: err,
                 }
             } else {
-                TableError::Io {
-                    path: temp_path,
-                    source: err,
-                }
-            });
-        }
+                TableError::Io { path, source: err }
+            }
+        })?;
         // SAFETY: the temporary file was just created by this process, which alone writes it
         // until it is renamed; no other mapping of it exists. Its blocks are reserved, so a write
         // through the map cannot fault for want of disk space.
-        let map = match unsafe { MmapMut::map_mut(&file) } {
-            Ok(map) => map,
-            Err(err) => {
-                let _ = std::fs::remove_file(&temp_path);
-                return Err(TableError::io(&temp_path)(err));
-            }
-        };
+        let map = unsafe { MmapMut::map_mut(&file) }.map_err(TableError::io(&temp.path))?;
         Ok(LayerWriter {
             final_path: path.into(),
-            temp_path,
+            temp,
             file,
             map,
             kind,
             seeds,
             entries,
-            finished: false,
         })
     }
 
@@ -148,18 +152,18 @@ impl LayerWriter {
         header.data_crc32 = crc32fast::hash(&self.map[HEADER_LEN..]).into();
         header.header_crc32 = header.compute_crc().into();
         self.map[..HEADER_LEN].copy_from_slice(header.as_bytes());
-        self.map.flush().map_err(TableError::io(&self.temp_path))?;
+        self.map.flush().map_err(TableError::io(&self.temp.path))?;
         self.file
             .sync_all()
-            .map_err(TableError::io(&self.temp_path))?;
-        std::fs::rename(&self.temp_path, &self.final_path)
+            .map_err(TableError::io(&self.temp.path))?;
+        self.temp
+            .rename(&self.final_path)
             .map_err(TableError::io(&self.final_path))?;
-        self.finished = true;
         if let Some(dir) = self.final_path.parent()
             && let Ok(dir) = File::open(dir)
         {
             let _ = dir.sync_all();
         }
-        Ok(self.final_path.clone())
+        Ok(self.final_path)
     }
 }
