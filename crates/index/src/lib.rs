@@ -209,6 +209,63 @@ impl LayerIndex {
         rank
     }
 
+    /// Where the entries of the layouts with opponent row `opponent` begin (full index only).
+    ///
+    /// In the full index the opponent's row is the major key: the layouts sharing it are one
+    /// contiguous block, ordered by the mover's row, so for every layout of the layer
+    ///
+    /// ```text
+    ///   rank(board) = block_start(opponent row) + row_rank(mover row)
+    /// ```
+    ///
+    /// `opponent` holds the opponent's pits as byte lanes in sowing order
+    /// ([`Board::opponent_lanes`]), at most `seeds` seeds in all. Builders use the split to
+    /// compute a row's part once for many layouts.
+    ///
+    /// # Panics
+    /// In debug builds, for the reduced index or a row of more seeds than the layer holds.
+    #[must_use]
+    #[inline]
+    pub fn block_start(&self, opponent: u64) -> u64 {
+        debug_assert!(!self.reduced, "block_start is for the full index");
+        let m = self.pits;
+        let mut r = i64::from(self.seeds);
+        let mut start = 0u64;
+        for p in 0..m {
+            let b = i64::from((opponent >> (8 * p)) as u8);
+            let after = 2 * m - 1 - p;
+            start += self.a(after + 1, r) - self.a(after + 1, r - b);
+            r -= b;
+        }
+        debug_assert!(r >= 0, "opponent row of more than {} seeds", self.seeds);
+        start
+    }
+
+    /// The rank of a row of `m` pits (byte lanes in sowing order) among the rows of `m` pits
+    /// holding the same number of seeds, in lexicographic order of the pits in sowing order; the
+    /// mover's part of [`LayerIndex::rank`] (see [`LayerIndex::block_start`]). Rows of up to
+    /// the layer's seeds.
+    #[must_use]
+    #[inline]
+    pub fn row_rank(&self, row: u64) -> u64 {
+        let m = self.pits;
+        let mut r = i64::from(granary_rules::board::byte_sum(row));
+        let mut rank = 0u64;
+        for p in 0..m - 1 {
+            let b = i64::from((row >> (8 * p)) as u8);
+            let after = m - 1 - p;
+            rank += self.a(after + 1, r) - self.a(after + 1, r - b);
+            r -= b;
+        }
+        rank
+    }
+
+    /// Rows of `m` pits holding `seeds` seeds: `A(m, seeds)`.
+    #[must_use]
+    pub fn rows(&self, seeds: u32) -> u64 {
+        self.a(self.pits, i64::from(seeds))
+    }
+
     /// The layout of rank `index`.
     ///
     /// # Panics

@@ -4,7 +4,6 @@ use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
-use arrayvec::ArrayVec;
 use granary_index::LayerIndex;
 use granary_rules::{Board, Engine, Position, Rules};
 use granary_tables::probe::terminal_value;
@@ -12,6 +11,7 @@ use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet, prefet
 use rayon::prelude::*;
 
 use crate::PIECE;
+use crate::acyclic::solve_acyclic_layer;
 use crate::unmove::for_each_parent;
 
 /// Why a build stopped.
@@ -76,8 +76,8 @@ const BATCH: usize = 32;
 const STACK_CAP: usize = 1 << 20;
 
 /// The finished lower layers, checked and mapped.
-struct Lower<'a> {
-    layers: Vec<&'a Layer>,
+pub(crate) struct Lower<'a> {
+    pub(crate) layers: Vec<&'a Layer>,
 }
 
 /// A move out of the layer, or a finished game's value.
@@ -284,118 +284,6 @@ fn solve_layer<R: Rules>(
             }
         }
     });
-}
-
-/// Fills `values` for a game whose moves within a layer never come back to a position (Kalah):
-/// each value is the best of its moves, children within the layer computed first by recursion.
-///
-/// Why there is no cycle: a Kalah move that stays in the layer sows its seeds into the mover's
-/// own following pits, short of the store, so `sum over both rows of (pit number x seeds)` grows
-/// with every such move. Recursion depth is bounded by that sum's range.
-fn solve_acyclic_layer<R: Rules>(
-    rules: &R,
-    index: &LayerIndex,
-    lower: &Lower<'_>,
-    values: &[AtomicI8],
-    observer: &dyn BuildObserver,
-) {
-    let layer = AcyclicLayer {
-        rules,
-        index,
-        lower,
-        values,
-    };
-    pieces(index.size()).for_each(|(first, end)| {
-        values[first as usize..end as usize]
-            .iter()
-            .for_each(|v| v.store(UNKNOWN, Relaxed));
-    });
-    pieces(index.size()).for_each(|(first, end)| {
-        for (i, board) in (first..end).zip(index.iter_from(first)) {
-            if values[i as usize].load(Relaxed) == UNKNOWN {
-                let v = layer.value(board);
-                values[i as usize].store(v, Relaxed);
-            }
-        }
-        observer.advanced(end - first);
-    });
-}
-
-/// A value byte not yet computed (no value reaches -128: layers hold at most 64 seeds).
-const UNKNOWN: i8 = i8::MIN;
-
-/// An acyclic layer being solved.
-struct AcyclicLayer<'a, R> {
-    rules: &'a R,
-    index: &'a LayerIndex,
-    lower: &'a Lower<'a>,
-    values: &'a [AtomicI8],
-}
-
-impl<R: Rules> AcyclicLayer<'_, R> {
-    /// The value of a position of the layer; children in the layer are computed and stored first.
-    /// Threads may compute the same child at once: they store the same value.
-    fn value(&self, board: Board) -> i8 {
-        let rules = self.rules;
-        let m = rules.pits();
-        let n = self.index.seeds();
-        let pos = Position::of_board(board);
-        let moves = rules.legal_moves(&pos);
-        if moves.is_empty() {
-            return terminal_value(rules, &pos) as i8;
-        }
-        // Every child's entry is a cache miss: find them all, prefetch, then read.
-        let children: ArrayVec<(Child, i32, bool), 8> = moves
-            .iter()
-            .map(|lane| {
-                let child = rules.play(&pos, lane);
-                let seeds = child.board.seeds(m);
-                let (gain, again) = pos.move_gain(&child);
-                let entry = if seeds == n {
-                    // Within the layer (never another move: that puts a seed in the store).
-                    let rank = self.index.rank(child.board);
-                    prefetch(&self.values[rank as usize]);
-                    Child::Here(child.board, rank)
-                } else {
-                    let layer = self.lower.layers[seeds as usize];
-                    let rank = layer.index().rank(child.board);
-                    layer.prefetch(rank);
-                    Child::Lower(seeds, rank)
-                };
-                (entry, gain, again)
-            })
-            .collect();
-        let mut best = i32::MIN;
-        for &(entry, gain, again) in &children {
-            let child_value = match entry {
-                Child::Here(child, rank) => {
-                    let mut v = self.values[rank as usize].load(Relaxed);
-                    if v == UNKNOWN {
-                        v = self.value(child);
-                        self.values[rank as usize].store(v, Relaxed);
-                    }
-                    i32::from(v)
-                }
-                Child::Lower(seeds, rank) => {
-                    i32::from(self.lower.layers[seeds as usize].value(rank))
-                }
-            };
-            best = best.max(if again {
-                gain + child_value
-            } else {
-                gain - child_value
-            });
-        }
-        best as i8
-    }
-}
-
-/// Where a child's value is: in the layer being solved (board and rank), or in a lower layer
-/// (seeds and rank).
-#[derive(Clone, Copy)]
-enum Child {
-    Here(Board, u64),
-    Lower(u32, u64),
 }
 
 /// A layer being solved: its rules, index, values (best exits until resolved) and work bytes.

@@ -29,8 +29,8 @@
 //! 3. What is still unresolved can force neither side above 0: it is worth 0 (endless play).
 //!
 //! Kalah layers have no cycles (a move that stays in a layer sows into the mover's own following
-//! pits, so `sum of pit number x seeds` grows): they are solved by one memoized recursion instead,
-//! each position the best of its moves.
+//! pits, so `sum of pit number x seeds` grows): they are solved in order of that potential
+//! instead, each position the best of its moves, in passes whose reads stream ([`acyclic`]).
 //!
 //! The value assigned in phase `t` does not depend on the order in which threads find it, so the
 //! files are byte-identical for any thread count.
@@ -39,6 +39,7 @@
 //! The index range is cut into work pieces of [`PIECE`] positions that rayon's threads claim.
 //! Counters and resolved flags are atomics; values are written once, by the thread that resolves.
 
+pub mod acyclic;
 pub mod build;
 pub mod unmove;
 
