@@ -38,6 +38,13 @@
 //!    bytes. A rayon barrier separates one `P` from the next.
 //! 3. **Final order**: each block permuted from working to final order.
 //!
+//! Most moves are valued from the mover's row alone: from the sowing table, a move whose last
+//! seed ends in the store or across it (one seed in the store, no lap) leads to layer `n - 1`
+//! at a rank whose row part is found once per mover row and whose other part once per
+//! opponent row ([`Sow`]); a move within the row is a capture only if its last seed lands in an
+//! empty pit. The rest are played in full. Builds with debug assertions check every shortcut
+//! against [`Rules::play`] and [`LayerIndex::rank`].
+//!
 //! Every entry is written by one thread, once a pass; the value of a position does not depend
 //! on the order in which its children were solved, so the bytes are the same for any thread
 //! count.
@@ -49,7 +56,10 @@
 use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
 
 use granary_index::LayerIndex;
-use granary_rules::{Board, Position, Rules};
+use granary_rules::board::{byte_sum, lanes_mask, ones};
+use granary_rules::sowing::LAST_IN_STORE;
+use granary_rules::{Board, Kalah, MoveSet, Position, Rules};
+use granary_tables::Layer;
 use granary_tables::probe::terminal_value;
 use rayon::prelude::*;
 
@@ -192,8 +202,8 @@ impl SplitRanks {
 }
 
 /// Fills `values` (in final order) with the values of layer `index` of an acyclic game.
-pub(crate) fn solve_acyclic_layer<R: Rules>(
-    rules: &R,
+pub(crate) fn solve_acyclic_layer(
+    rules: &Kalah,
     index: &LayerIndex,
     lower: &Lower<'_>,
     values: &[AtomicI8],
@@ -208,8 +218,8 @@ pub(crate) fn solve_acyclic_layer<R: Rules>(
 }
 
 /// Pass 1: every position's best exit (see the module documentation), in working order.
-fn exit_pass<R: Rules>(
-    rules: &R,
+fn exit_pass(
+    rules: &Kalah,
     index: &LayerIndex,
     lower: &Lower<'_>,
     rows: &Rows,
@@ -224,35 +234,74 @@ fn exit_pass<R: Rules>(
             (0..movers.div_ceil(EXIT_RUN)).map(move |c| (k, c * EXIT_RUN))
         })
         .collect();
+    let next = (n > 0).then(|| lower.layers[n - 1]);
     pieces.into_par_iter().for_each_init(
-        || (SplitRanks::new(), Vec::new(), Vec::new()),
-        |(ranks, exits, group), (k, first)| {
+        || (SplitRanks::new(), Vec::new(), Vec::new(), Vec::new()),
+        |(ranks, exits, group, plan), (k, first)| {
             let movers_len = rows.lanes[n - k].len();
             let end = (first + EXIT_RUN).min(movers_len);
-            let movers: Vec<u64> = rows.in_order(n - k, first..end).collect();
+            sow_plan(rules, next, rows.in_order(n - k, first..end), plan);
             for &opponent in &rows.lanes[k] {
                 let start = index.block_start(opponent) as usize + first;
+                // Ranks in layer n - 1 that depend on the opponent's row only, found once.
+                let mut again_start = None;
+                let mut across_rank = [u64::MAX; 9];
                 // Gather the group's exits, prefetching the entries they read...
                 exits.clear();
                 group.clear();
-                for &mover in &movers {
+                for (mover, sows) in plan.iter() {
                     let from = exits.len();
-                    let pos = Position::of_board(board(opponent, mover, m));
+                    let pos = Position::of_board(board(opponent, *mover, m));
                     let moves = rules.legal_moves(&pos);
                     if moves.is_empty() {
                         exits.push((u32::MAX, 0u64, terminal_value(rules, &pos), 0i32));
                     }
                     for lane in moves.iter() {
-                        let child = rules.play(&pos, lane);
-                        let seeds = child.board.seeds(m);
-                        if seeds as usize == n {
-                            continue;
+                        let (seeds, rank, gain, sign) = match sows[lane] {
+                            Sow::Again { row_rank } => {
+                                let layer = next.expect("a move to the store leaves layer 0");
+                                let start = *again_start
+                                    .get_or_insert_with(|| layer.index().block_start(opponent));
+                                (n as u32 - 1, start + row_rank, 1, 1)
+                            }
+                            Sow::Across { lanes, block } => {
+                                let layer = next.expect("a move to the store leaves layer 0");
+                                let cached = &mut across_rank[lanes];
+                                if *cached == u64::MAX {
+                                    let row = opponent + ones(lanes) as u64;
+                                    *cached = layer.index().row_rank(row);
+                                }
+                                (n as u32 - 1, block + *cached, 1, -1)
+                            }
+                            Sow::Play => {
+                                let child = rules.play(&pos, lane);
+                                let seeds = child.board.seeds(m);
+                                if seeds as usize == n {
+                                    continue;
+                                }
+                                let (gain, again) = pos.move_gain(&child);
+                                let layer = lower.layers[seeds as usize];
+                                let rank = ranks.rank(layer.index(), child.board);
+                                (seeds, rank, gain, if again { 1 } else { -1 })
+                            }
+                        };
+                        #[cfg(debug_assertions)]
+                        {
+                            let child = rules.play(&pos, lane);
+                            let (g, again) = pos.move_gain(&child);
+                            let layer = lower.layers[seeds as usize];
+                            assert_eq!(
+                                (seeds, rank, gain, sign),
+                                (
+                                    child.board.seeds(m),
+                                    layer.index().rank(child.board),
+                                    g,
+                                    if again { 1 } else { -1 }
+                                )
+                            );
                         }
-                        let (gain, again) = pos.move_gain(&child);
-                        let layer = lower.layers[seeds as usize];
-                        let rank = ranks.rank(layer.index(), child.board);
-                        layer.prefetch(rank);
-                        exits.push((seeds, rank, gain, if again { 1 } else { -1 }));
+                        lower.layers[seeds as usize].prefetch(rank);
+                        exits.push((seeds, rank, gain, sign));
                     }
                     group.push(from..exits.len());
                 }
@@ -278,9 +327,70 @@ fn exit_pass<R: Rules>(
     );
 }
 
+/// How a mover row's move is valued in the exit pass, found from the row alone.
+#[derive(Clone, Copy)]
+enum Sow {
+    /// The last seed ends in the store, after one seed there and none in the opponent's row:
+    /// the mover moves again, gains 1, on (the same opponent row, the row after the move) in
+    /// layer `n - 1`, whose mover row has rank `row_rank`.
+    Again { row_rank: u64 },
+    /// The last seed ends in the opponent's row, after one seed in the store and one in each of
+    /// the opponent's first `lanes` pits (no capture on that side): the opponent moves next, on
+    /// (the row after the move, the opponent's row plus those seeds) in layer `n - 1`; the
+    /// former's block starts at `block`.
+    Across { lanes: usize, block: u64 },
+    /// Anything else (a move within the row, which may capture; a lap): played in full.
+    Play,
+}
+
+/// For each mover row of a run, how each of its moves is valued ([`Sow`]), from the Kalah
+/// sowing table. `next` is layer `n - 1` (none for layer 0, where every move is [`Sow::Play`]).
+fn sow_plan(
+    rules: &Kalah,
+    next: Option<&Layer>,
+    movers: impl Iterator<Item = u64>,
+    plan: &mut Vec<(u64, [Sow; 8])>,
+) {
+    let m = rules.pits();
+    let table = rules.sow_table();
+    plan.clear();
+    for row in movers {
+        let mut sows = [Sow::Play; 8];
+        if let Some(layer) = next {
+            for (lane, sow) in sows.iter_mut().enumerate().take(m) {
+                let seeds = (row >> (8 * lane)) as u8;
+                let sowing = table.get(lane, seeds);
+                // One seed in the store: neither within the row (none) nor a lap (two or more).
+                if seeds == 0 || sowing.store != 1 {
+                    continue;
+                }
+                let after = board(0, row, m).cleared(lane).0 + sowing.add;
+                let (own, theirs) = (
+                    after as u64 & lanes_mask(m) as u64,
+                    (after >> (8 * m)) as u64,
+                );
+                if sowing.last == LAST_IN_STORE {
+                    debug_assert_eq!(theirs, 0);
+                    *sow = Sow::Again {
+                        row_rank: layer.index().row_rank(own),
+                    };
+                } else if usize::from(sowing.last) >= m {
+                    let lanes = byte_sum(theirs) as usize;
+                    debug_assert_eq!(u128::from(theirs), ones(lanes));
+                    *sow = Sow::Across {
+                        lanes,
+                        block: layer.index().block_start(own),
+                    };
+                }
+            }
+        }
+        plan.push((row, sows));
+    }
+}
+
 /// Pass 2: the moves within the layer, by falling potential (see the module documentation).
-fn move_pass<R: Rules>(
-    rules: &R,
+fn move_pass(
+    rules: &Kalah,
     index: &LayerIndex,
     rows: &Rows,
     values: &[AtomicI8],
@@ -308,41 +418,96 @@ fn move_pass<R: Rules>(
                 }
             }
         }
-        tiles.into_par_iter().for_each_init(
-            || (Vec::new(), Vec::new()),
-            |(movers, starts): &mut (Vec<u64>, Vec<[u64; 8]>), (k, opponents, run)| {
-                movers.clear();
-                movers.extend(rows.in_order(n - k, run.clone()));
-                starts.clear();
-                starts.resize(movers.len(), [u64::MAX; 8]);
+        tiles
+            .into_par_iter()
+            .for_each_init(Vec::new, |plan, (k, opponents, run)| {
+                in_row_moves(rules, index, rows.in_order(n - k, run.clone()), plan);
                 for j in opponents.clone() {
                     let opponent = rows.lanes[k][rows.order[k][j] as usize];
                     let start = index.block_start(opponent) as usize + run.start;
-                    for (t, &mover) in movers.iter().enumerate() {
-                        let pos = Position::of_board(board(opponent, mover, m));
-                        let mut best = i32::from(values[start + t].load(Relaxed));
-                        for lane in rules.legal_moves(&pos).iter() {
-                            let child = rules.play(&pos, lane);
-                            if child.board.seeds(m) as usize != n {
-                                continue;
+                    for mover in plan.iter() {
+                        let pos = Position::of_board(board(opponent, mover.row, m));
+                        let legal = rules.legal_moves(&pos).0 & mover.lanes;
+                        let entry = &values[start + mover.place];
+                        let mut best = i32::from(entry.load(Relaxed));
+                        for lane in MoveSet(legal).iter() {
+                            if mover.may_capture & (1 << lane) != 0
+                                && rules.play(&pos, lane).board.seeds(m) as usize != n
+                            {
+                                continue; // a capture
                             }
                             // Within the layer: the other player moves, nothing gained; the
-                            // child's rows are (opponent x', mover o).
-                            debug_assert_eq!(child.board.mover_lanes(m), opponent);
-                            let block = &mut starts[t][lane];
-                            if *block == u64::MAX {
-                                *block = index.block_start(child.board.opponent_lanes(m));
+                            // child's rows are (opponent x', mover o), so its entry is at o's place
+                            // in block x'.
+                            let block = mover.blocks[lane];
+                            #[cfg(debug_assertions)]
+                            {
+                                let child = rules.play(&pos, lane);
+                                assert_eq!(child.board.seeds(m) as usize, n);
+                                assert_eq!(child.board.mover_lanes(m), opponent);
+                                let start = index.block_start(child.board.opponent_lanes(m));
+                                assert_eq!(block, start as usize);
                             }
-                            let child_value = values[*block as usize + j].load(Relaxed);
-                            best = best.max(-i32::from(child_value));
+                            best = best.max(-i32::from(values[block + j].load(Relaxed)));
                         }
-                        values[start + t].store(best as i8, Relaxed);
+                        entry.store(best as i8, Relaxed);
                     }
                 }
-                let positions = (movers.len() * opponents.len()) as u64;
+                let positions = (run.len() * opponents.len()) as u64;
                 observer.advanced(positions - positions / 2);
-            },
-        );
+            });
+    }
+}
+
+/// A mover row of a tile with moves that may stay in the layer.
+struct InRow {
+    /// Its place in the tile's run.
+    place: usize,
+    row: u64,
+    /// The lanes whose sowing stays in the mover's row (bit `l` for lane `l`).
+    lanes: u8,
+    /// Those of them whose last seed lands in an empty pit: a capture, unless the rules and the
+    /// opponent's row say otherwise (the move is then played to find out).
+    may_capture: u8,
+    /// For each such lane, where the block of the row after the move starts.
+    blocks: [usize; 8],
+}
+
+/// The mover rows of a run that have moves sowing only into their own row (the only moves that
+/// can stay in the layer), with the blocks those moves lead to.
+fn in_row_moves(
+    rules: &Kalah,
+    index: &LayerIndex,
+    movers: impl Iterator<Item = u64>,
+    plan: &mut Vec<InRow>,
+) {
+    let m = rules.pits();
+    let table = rules.sow_table();
+    plan.clear();
+    for (place, row) in movers.enumerate() {
+        let mut mover = InRow {
+            place,
+            row,
+            lanes: 0,
+            may_capture: 0,
+            blocks: [0; 8],
+        };
+        for lane in 0..m {
+            let seeds = (row >> (8 * lane)) as u8;
+            let sowing = table.get(lane, seeds);
+            if seeds == 0 || sowing.store != 0 || sowing.add >> (8 * m) != 0 {
+                continue;
+            }
+            let after = (board(0, row, m).cleared(lane).0 + sowing.add) as u64;
+            mover.lanes |= 1 << lane;
+            if (after >> (8 * sowing.last)) as u8 == 1 {
+                mover.may_capture |= 1 << lane;
+            }
+            mover.blocks[lane] = index.block_start(after) as usize;
+        }
+        if mover.lanes != 0 {
+            plan.push(mover);
+        }
     }
 }
 
