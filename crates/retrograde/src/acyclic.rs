@@ -27,7 +27,7 @@
 //! # Passes
 //! 1. **Exits.** For every position, the best value among its moves that leave the layer (a
 //!    seed in the store, a capture), read from the finished lower layers, or its final value
-//!    if the game is over; [`NO_EXIT`] if every move stays. Work pieces are runs of mover rows
+//!    if the game is over; `NO_EXIT` if every move stays. Work pieces are runs of mover rows
 //!    in working order against every opponent row: for a fixed mover row and move, the
 //!    children of the opponent rows in lexicographic order lie at increasing ranks of a lower
 //!    layer, so the reads stream; the writes fill a run of each block.
@@ -41,7 +41,7 @@
 //! Most moves are valued from the mover's row alone: from the sowing table, a move whose last
 //! seed ends in the store or across it (one seed in the store, no lap) leads to layer `n - 1`
 //! at a rank whose row part is found once per mover row and whose other part once per
-//! opponent row ([`Sow`]); a move within the row is a capture only if its last seed lands in an
+//! opponent row ((`Sow`)); a move within the row is a capture only if its last seed lands in an
 //! empty pit. The rest are played in full. Builds with debug assertions check every shortcut
 //! against [`Rules::play`] and [`LayerIndex::rank`].
 //!
