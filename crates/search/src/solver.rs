@@ -22,7 +22,7 @@ use arrayvec::ArrayVec;
 use granary_rules::{Position, Rules};
 use granary_tables::{Layer, TableError, TableSet};
 
-use crate::tt::{Entry, TranspositionTable};
+use crate::tt::{Entry, TranspositionTable, hash};
 
 /// Why a solve cannot run.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +82,20 @@ struct Child {
     pos: Position,
     gain: i32,
     again: bool,
+    /// Where its value is looked up, found once: an entry of a table layer, or the hash of
+    /// its board for the transposition table.
+    key: Key,
+}
+
+/// Where a position's value is looked up.
+#[derive(Clone, Copy)]
+enum Key {
+    /// Entry `rank` of table layer `seeds`: an exact value.
+    Table { seeds: u32, rank: u64 },
+    /// Beyond the tables: the board's hash ([`crate::tt::hash`]).
+    Hash(u64),
+    /// Read from a table: the exact value.
+    Exact(i32),
 }
 
 impl Child {
@@ -167,15 +181,22 @@ impl<'t, R: Rules> Solver<'t, R> {
             .then(|| i32::from(layer.value(index.rank(pos.board))))
     }
 
-    /// Starts loading what [`Solver::table_value`] or the transposition table knows of `pos`.
+    /// Where the value of `pos` is looked up; starts loading it into the cache (a node asks for
+    /// all its children's at once, so that the memory latencies overlap).
     #[inline]
-    fn prefetch(&self, pos: &Position) {
+    fn key(&self, pos: &Position) -> Key {
         let seeds = pos.board.seeds(self.rules.pits());
         match self.layers.get(seeds as usize) {
             Some(layer) if layer.index().contains(pos.board) => {
-                layer.prefetch(layer.index().rank(pos.board));
+                let rank = layer.index().rank(pos.board);
+                layer.prefetch(rank);
+                Key::Table { seeds, rank }
             }
-            _ => self.tt.prefetch(pos.board),
+            _ => {
+                let h = hash(pos.board);
+                self.tt.prefetch(h);
+                Key::Hash(h)
+            }
         }
     }
 
@@ -192,6 +213,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                 let (gain, again) = pos.move_gain(&child);
                 Child {
                     lane,
+                    key: self.key(&child),
                     pos: child,
                     gain,
                     again,
@@ -203,6 +225,18 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// Fail-soft alpha-beta; see the module documentation for the contract. `nodes` counts the
     /// positions visited.
     pub fn alphabeta(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+        let seeds = pos.board.seeds(self.rules.pits());
+        if let Some(v) = self.table_value(pos, seeds) {
+            *nodes += 1;
+            return v;
+        }
+        let h = hash(pos.board);
+        self.tt.prefetch(h);
+        self.search(pos, h, alpha, beta, nodes)
+    }
+
+    /// [`Solver::alphabeta`] on a position beyond the tables, whose board hashes to `h`.
+    fn search(&self, pos: &Position, h: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
         debug_assert!(alpha < beta);
         if self.abort.load(Relaxed) {
             return 0;
@@ -210,18 +244,12 @@ impl<'t, R: Rules> Solver<'t, R> {
         *nodes += 1;
         let m = self.rules.pits();
         let seeds = pos.board.seeds(m);
-        if let Some(v) = self.table_value(pos, seeds) {
-            return v;
-        }
         let n = seeds as i32;
-        self.tt.prefetch(pos.board);
+        // The search is bound by memory latency: making the children starts every load the
+        // cutoffs below need at once (their table entries or buckets).
         let mut children = self.children(pos);
         if children.is_empty() {
             return self.terminal_value(pos);
-        }
-        // The search is bound by memory latency: start every load the cutoffs below need at once.
-        for child in &children {
-            self.prefetch(&child.pos);
         }
         // Futility: the value lies in -n..=n.
         if alpha >= n {
@@ -232,7 +260,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         }
         let (mut lower, mut upper) = (-n, n);
         let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.get(pos.board) {
+        if let Some(e) = self.tt.get(pos.board, h) {
             lower = lower.max(i32::from(e.lower));
             upper = upper.min(i32::from(e.upper));
             if lower >= beta || lower == upper {
@@ -246,13 +274,17 @@ impl<'t, R: Rules> Solver<'t, R> {
         // Enhanced transposition cutoff: a child whose known bound already refutes the window.
         // (Measured on Kalah(6,4): probing at every node visits 27% fewer nodes than probing
         // only 6 or more seeds above the tables, and takes less time.)
-        for child in &children {
-            let child_seeds = child.pos.board.seeds(m);
-            let bound = match self.table_value(&child.pos, child_seeds) {
-                Some(v) => Some((v, v)),
-                None => self
+        for child in &mut children {
+            let bound = match child.key {
+                Key::Table { seeds, rank } => {
+                    let v = i32::from(self.layers[seeds as usize].value(rank));
+                    child.key = Key::Exact(v);
+                    Some((v, v))
+                }
+                Key::Exact(v) => Some((v, v)),
+                Key::Hash(h) => self
                     .tt
-                    .get(child.pos.board)
+                    .get(child.pos.board, h)
                     .map(|e| (i32::from(e.lower), i32::from(e.upper))),
             };
             if let Some((lo, hi)) = bound {
@@ -275,7 +307,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         // Only far above the tables: near them subtrees are too small to be worth the shared
         // counters' cache traffic.
         let busy = (self.threads > 1 && seeds > self.share_above).then(|| {
-            let b = &self.busy[busy_slot(pos.board)];
+            let b = &self.busy[busy_slot(h)];
             b.fetch_add(1, Relaxed);
             b
         });
@@ -287,7 +319,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                 Some(i)
                     if busy.is_some()
                         && searched > 0
-                        && self.busy[busy_slot(children[i].pos.board)].load(Relaxed) > 0 =>
+                        && matches!(children[i].key, Key::Hash(h) if self.busy[busy_slot(h)].load(Relaxed) > 0) =>
                 {
                     deferred.push(i);
                     continue;
@@ -299,7 +331,11 @@ impl<'t, R: Rules> Solver<'t, R> {
             searched += 1;
             let child = &children[i];
             let (lo, hi) = child.window(a, beta);
-            let v = self.alphabeta(&child.pos, lo, hi, nodes);
+            let v = match child.key {
+                Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes),
+                Key::Exact(v) => v,
+                Key::Table { .. } => self.alphabeta(&child.pos, lo, hi, nodes),
+            };
             if self.abort.load(Relaxed) {
                 if let Some(b) = busy {
                     b.fetch_sub(1, Relaxed);
@@ -329,6 +365,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         let work = (64 - (*nodes - before).leading_zeros()) as u8;
         self.tt.put(
             pos.board,
+            h,
             Entry {
                 lower: new_lower as i8,
                 upper: new_upper as i8,
@@ -492,6 +529,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             let value = value as i8;
             self.tt.put(
                 pos.board,
+                hash(pos.board),
                 Entry {
                     lower: value,
                     upper: value,
@@ -535,7 +573,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             }
             let tt_move = self
                 .tt
-                .get(pos.board)
+                .get(pos.board, hash(pos.board))
                 .and_then(|e| e.best)
                 .map_or(NO_MOVE, |b| b);
             Self::order(&mut children, tt_move);
@@ -576,7 +614,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 }
 
-/// The busy-table slot of a board.
-fn busy_slot(board: granary_rules::Board) -> usize {
-    (crate::tt::hash(board) as usize) & (BUSY_SLOTS - 1)
+/// The busy-table slot of a board of hash `h`.
+fn busy_slot(h: u64) -> usize {
+    (h as usize) & (BUSY_SLOTS - 1)
 }

@@ -1,14 +1,17 @@
 //! A lockless transposition table shared by threads.
 //!
-//! Each slot is four `AtomicU64`: `board_lo ^ data`, `board_hi ^ data`, `data` and an unused word,
-//! so that a slot (32 bytes, aligned) never straddles two cache lines. A reader accepts
+//! Each slot is four `AtomicU64`: `board_lo ^ data`, `board_hi ^ data`, `data` and an unused word
+//! (32 bytes, aligned). Two slots make a bucket, one 64-byte cache line: a position may sit in
+//! either slot of its bucket, so a probe reads one line and a store keeps the larger of the two
+//! searches already there. A reader accepts
 //! a slot only if both key words XOR the data give back the whole 128-bit board it asked for, so a
 //! torn write (another thread writing the same slot) or another position in the slot reads as a
 //! miss, never as a wrong entry (Hyatt & Mann's lockless hashing, with the full key).
 //!
 //! `data` packs a lower and an upper bound of the position's value (`i8` each), the best move's
 //! lane (`u8`, 0xff for none) and the searched subtree's size as `log2(nodes)` (`u8`), which
-//! decides replacement: a slot keeps the larger search.
+//! decides replacement: a new entry replaces its own position's, else the smaller search of the
+//! bucket.
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -57,7 +60,9 @@ pub const SLOT_BYTES: usize = 32;
 type Slot = [AtomicU64; 4];
 
 /// The table's 64-bit hash of a board.
-pub(crate) fn hash(board: Board) -> u64 {
+#[must_use]
+#[inline]
+pub fn hash(board: Board) -> u64 {
     let x = board.0;
     let h = (x as u64) ^ ((x >> 64) as u64).rotate_left(29);
     // A strong 64-bit mix (splitmix64's finaliser).
@@ -66,66 +71,93 @@ pub(crate) fn hash(board: Board) -> u64 {
     h ^ (h >> 31)
 }
 
+/// A table's bucket: two slots, one cache line.
+#[repr(C, align(64))]
+struct Bucket([Slot; 2]);
+
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one slot).
+    /// A table of about `megabytes` MiB (at least one bucket).
     #[must_use]
     ///
     /// # Panics
     /// If the system cannot map that much anonymous memory.
     pub fn new(megabytes: usize) -> TranspositionTable {
-        let len = ((megabytes << 20) / SLOT_BYTES).max(1);
-        let map = memmap2::MmapMut::map_anon(len * SLOT_BYTES).expect("memory for the hash table");
+        let len = ((megabytes << 20) / (2 * SLOT_BYTES)).max(1);
+        let map =
+            memmap2::MmapMut::map_anon(len * 2 * SLOT_BYTES).expect("memory for the hash table");
         // Only a hint: without transparent huge pages the table works the same, slower.
         let _ = map.advise(memmap2::Advice::HugePage);
         let map = memmap2::MmapRaw::from(map);
         TranspositionTable { map, len }
     }
 
-    fn slots(&self) -> &[Slot] {
-        // SAFETY: the mapping is `len * 32` bytes, page-aligned (so aligned for u64), zeroed by
-        // the kernel, writable (`as_mut_ptr` of a raw mapping, made for shared mutable access)
-        // and lives as long as `self`. `[AtomicU64; 4]` is 32 bytes of four u64 with any bit
-        // pattern valid, and the memory is only ever accessed through these atomics, so shared
-        // references from several threads are sound.
-        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<Slot>(), self.len) }
+    fn buckets(&self) -> &[Bucket] {
+        // SAFETY: the mapping is `len * 64` bytes, page-aligned (so aligned for a 64-byte
+        // bucket), zeroed by the kernel, writable (`as_mut_ptr` of a raw mapping, made for
+        // shared mutable access) and lives as long as `self`. A bucket is eight `AtomicU64`
+        // with any bit pattern valid, and the memory is only ever accessed through these
+        // atomics, so shared references from several threads are sound.
+        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<Bucket>(), self.len) }
     }
 
-    fn slot(&self, board: Board) -> &Slot {
-        let i = ((u128::from(hash(board)) * self.len as u128) >> 64) as usize;
-        &self.slots()[i]
+    fn bucket(&self, hash: u64) -> &Bucket {
+        let i = ((u128::from(hash) * self.len as u128) >> 64) as usize;
+        &self.buckets()[i]
     }
 
-    /// Starts loading the slot of `board` into the cache: a search asks for a node's and its
-    /// children's slots at once, so that the memory latencies overlap.
+    /// Starts loading the bucket of a board of hash `hash` ([`hash`]) into the cache: a search
+    /// asks for a node's and its children's buckets at once, so that the memory latencies
+    /// overlap.
     #[inline]
-    pub fn prefetch(&self, board: Board) {
-        granary_tables::prefetch(self.slot(board));
+    pub fn prefetch(&self, hash: u64) {
+        granary_tables::prefetch(self.bucket(hash));
     }
 
-    /// The entry of `board`, if the table holds one.
+    /// The entry of `board` (of hash `hash`), if the table holds one.
     #[must_use]
-    pub fn get(&self, board: Board) -> Option<Entry> {
-        let [k0, k1, d, _] = self.slot(board);
-        let data = d.load(Relaxed);
-        let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
-        (data != 0 && k0.load(Relaxed) ^ data == lo && k1.load(Relaxed) ^ data == hi)
-            .then(|| Entry::unpack(data))
+    #[inline]
+    pub fn get(&self, board: Board, hash: u64) -> Option<Entry> {
+        self.bucket(hash)
+            .0
+            .iter()
+            .find_map(|slot| holds(slot, board).then(|| Entry::unpack(slot[2].load(Relaxed))))
     }
 
-    /// Stores an entry unless the slot holds a larger search of another position.
-    pub fn put(&self, board: Board, entry: Entry) {
-        let [k0, k1, d, _] = self.slot(board);
-        let old = d.load(Relaxed);
-        let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
-        let same = old != 0 && k0.load(Relaxed) ^ old == lo && k1.load(Relaxed) ^ old == hi;
-        if !same && old != 0 && Entry::unpack(old).work > entry.work {
-            return;
-        }
+    /// Stores an entry for `board` (of hash `hash`): in the slot that holds the position, else
+    /// in an empty slot or the one with the smaller search.
+    pub fn put(&self, board: Board, hash: u64, entry: Entry) {
+        let [a, b] = &self.bucket(hash).0;
+        let slot = if holds(a, board) {
+            a
+        } else if holds(b, board) {
+            b
+        } else {
+            let work = |s: &Slot| {
+                let d = s[2].load(Relaxed);
+                if d == 0 {
+                    -1
+                } else {
+                    i32::from(Entry::unpack(d).work)
+                }
+            };
+            if work(a) < work(b) { a } else { b }
+        };
+        let [k0, k1, d, _] = slot;
         let data = entry.pack();
+        let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
         k0.store(lo ^ data, Relaxed);
         k1.store(hi ^ data, Relaxed);
         d.store(data, Relaxed);
     }
+}
+
+/// Whether `slot` holds an entry of `board`: both key words XOR the data give back the board.
+#[inline]
+fn holds(slot: &Slot, board: Board) -> bool {
+    let [k0, k1, d, _] = slot;
+    let data = d.load(Relaxed);
+    let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
+    data != 0 && k0.load(Relaxed) ^ data == lo && k1.load(Relaxed) ^ data == hi
 }
 
 #[cfg(test)]
@@ -143,17 +175,25 @@ mod tests {
             best: Some(2),
             work: 7,
         };
-        assert_eq!(tt.get(a), None);
-        tt.put(a, e);
-        assert_eq!(tt.get(a), Some(e));
-        assert_eq!(tt.get(b), None);
+        let (ha, hb) = (hash(a), hash(b));
+        assert_eq!(tt.get(a, ha), None);
+        tt.put(a, ha, e);
+        assert_eq!(tt.get(a, ha), Some(e));
+        assert_eq!(tt.get(b, hb), None);
         let f = Entry {
             lower: -48,
             upper: 48,
             best: None,
             work: 0,
         };
-        tt.put(b, f);
-        assert_eq!(tt.get(b), Some(f));
+        tt.put(b, hb, f);
+        assert_eq!(tt.get(b, hb), Some(f));
+        // Both fit in a one-bucket table; a third position replaces the smaller search.
+        assert_eq!(tt.get(a, ha), Some(e));
+        let c = Board(0x0102_0304_0508);
+        tt.put(c, hash(c), e);
+        assert_eq!(tt.get(c, hash(c)), Some(e));
+        assert_eq!(tt.get(a, ha), Some(e));
+        assert_eq!(tt.get(b, hb), None);
     }
 }
