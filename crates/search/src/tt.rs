@@ -188,12 +188,29 @@ mod tests {
         };
         tt.put(b, hb, f);
         assert_eq!(tt.get(b, hb), Some(f));
-        // Both fit in a one-bucket table; a third position replaces the smaller search.
-        assert_eq!(tt.get(a, ha), Some(e));
-        let c = Board(0x0102_0304_0508);
-        tt.put(c, hash(c), e);
-        assert_eq!(tt.get(c, hash(c)), Some(e));
-        assert_eq!(tt.get(a, ha), Some(e));
-        assert_eq!(tt.get(b, hb), None);
+    }
+
+    #[test]
+    fn a_bucket_keeps_two_positions_and_replaces_the_smaller_search() {
+        let tt = TranspositionTable::new(0); // one bucket
+        let entry = |work| Entry {
+            lower: -2,
+            upper: 2,
+            best: Some(1),
+            work,
+        };
+        let [a, b, c] = [Board(1), Board(2), Board(3)];
+        tt.put(a, hash(a), entry(9));
+        tt.put(b, hash(b), entry(3));
+        assert_eq!(tt.get(a, hash(a)), Some(entry(9)));
+        assert_eq!(tt.get(b, hash(b)), Some(entry(3)));
+        tt.put(c, hash(c), entry(1));
+        assert_eq!(tt.get(c, hash(c)), Some(entry(1)));
+        assert_eq!(tt.get(a, hash(a)), Some(entry(9)));
+        assert_eq!(tt.get(b, hash(b)), None);
+        // A position's own slot is updated in place, whatever its work.
+        tt.put(a, hash(a), entry(0));
+        assert_eq!(tt.get(a, hash(a)), Some(entry(0)));
+        assert_eq!(tt.get(c, hash(c)), Some(entry(1)));
     }
 }
