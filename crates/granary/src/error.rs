@@ -59,6 +59,10 @@ pub enum BuildError {
     },
     #[error("--max-seeds {0}: tables hold at most {max} seeds on the board", max = granary_index::MAX_LAYER_SEEDS)]
     TooManySeeds(u32),
+    #[error(
+        "no memory for the layer being built ({0}): close other programs, or build fewer seeds"
+    )]
+    Memory(std::io::Error),
 }
 
 impl From<granary_retrograde::BuildError> for BuildError {
@@ -66,6 +70,7 @@ impl From<granary_retrograde::BuildError> for BuildError {
         match err {
             granary_retrograde::BuildError::Table(e) => BuildError::Table(e),
             granary_retrograde::BuildError::Threads(e) => BuildError::Threads(e),
+            granary_retrograde::BuildError::Memory(e) => BuildError::Memory(e),
         }
     }
 }

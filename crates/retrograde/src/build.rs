@@ -21,6 +21,8 @@ pub enum BuildError {
     Table(#[from] TableError),
     #[error("--threads: {0}")]
     Threads(String),
+    #[error("no memory for the layer being built: {0}")]
+    Memory(std::io::Error),
 }
 
 /// How to build.
@@ -179,7 +181,8 @@ pub fn build_layer(
     observer.layer_started(kind, seeds, index.size());
     match kind.engine() {
         Engine::Kalah(rules) => {
-            solve_acyclic_layer(&rules, &index, &lower, writer.entries(), observer);
+            solve_acyclic_layer(&rules, &index, &lower, writer.entries(), observer)
+                .map_err(BuildError::Memory)?;
         }
         Engine::Oware(rules) => solve_layer(&rules, &index, &lower, writer.entries(), observer),
     }

@@ -85,6 +85,9 @@ struct Child {
     /// Where its value is looked up, found once: an entry of a table layer, or the hash of
     /// its board for the transposition table.
     key: Key,
+    /// An upper bound of what the move is worth to the parent (from the child's seeds, then
+    /// from its stored bounds).
+    at_most: i32,
 }
 
 /// Where a position's value is looked up.
@@ -214,6 +217,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                 Child {
                     lane,
                     key: self.key(&child),
+                    at_most: gain + child.board.seeds(self.rules.pits()) as i32,
                     pos: child,
                     gain,
                     again,
@@ -288,14 +292,15 @@ impl<'t, R: Rules> Solver<'t, R> {
                     .map(|e| (i32::from(e.lower), i32::from(e.upper))),
             };
             if let Some((lo, hi)) = bound {
-                let at_least = if child.again {
-                    child.gain + lo
+                let (at_least, at_most) = if child.again {
+                    (child.gain + lo, child.gain + hi)
                 } else {
-                    child.gain - hi
+                    (child.gain - hi, child.gain - lo)
                 };
                 if at_least >= beta {
                     return at_least;
                 }
+                child.at_most = at_most;
             }
         }
         Self::order(&mut children, tt_move);
@@ -328,21 +333,26 @@ impl<'t, R: Rules> Solver<'t, R> {
                 None if !deferred.is_empty() => deferred.remove(0),
                 None => break,
             };
-            searched += 1;
             let child = &children[i];
-            let (lo, hi) = child.window(a, beta);
-            let v = match child.key {
-                Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes),
-                Key::Exact(v) => v,
-                Key::Table { .. } => self.alphabeta(&child.pos, lo, hi, nodes),
-            };
-            if self.abort.load(Relaxed) {
-                if let Some(b) = busy {
-                    b.fetch_sub(1, Relaxed);
+            let option = if child.at_most <= a {
+                // Its stored bound already says it fails low: a valid fail-soft result, unsearched.
+                child.at_most
+            } else {
+                searched += 1;
+                let (lo, hi) = child.window(a, beta);
+                let v = match child.key {
+                    Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes),
+                    Key::Exact(v) => v,
+                    Key::Table { .. } => self.alphabeta(&child.pos, lo, hi, nodes),
+                };
+                if self.abort.load(Relaxed) {
+                    if let Some(b) = busy {
+                        b.fetch_sub(1, Relaxed);
+                    }
+                    return 0;
                 }
-                return 0;
-            }
-            let option = child.option(v);
+                child.option(v)
+            };
             if option > best {
                 best = option;
                 best_lane = child.lane as u8;

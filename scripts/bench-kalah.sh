@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# Kalah speed, as the Kalah-speed issue measures it; medians of RUNS runs. Set BASE to another
+# granary binary (e.g. one built from an older commit) to run it interleaved with this one, so
+# that both are measured side by side on the same noisy machine.
+#
+#   scripts/bench-kalah.sh tables [MAX] [RUNS]       6-pit standard-capture tables 0..=MAX
+#                                                    (default 24) from scratch: wall time,
+#                                                    positions/s, peak RSS
+#   scripts/bench-kalah.sh search [SEEDS] [RUNS]     Kalah(6,4) standard over SEEDS-seed tables
+#                                                    (default 20; built once into
+#                                                    $BENCH_DIR/tables-SEEDS): wall and CPU
+#                                                    (user + sys) time at 1 and 2 threads
+#
+# Table directories go under ${BENCH_DIR:-/tmp/granary-bench}.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mode=${1:-tables}
+root=${BENCH_DIR:-/tmp/granary-bench}
+mkdir -p "$root"
+cargo build --release -q -p granary-cli
+bins=("$PWD/target/release/granary")
+[ -n "${BASE:-}" ] && bins+=("$BASE")
+
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+
+case $mode in
+  tables)
+    max=${2:-24}
+    runs=${3:-3}
+    declare -A walls
+    for _ in $(seq "$runs"); do
+      for bin in "${bins[@]}"; do
+        dir=$(mktemp -d "$root/tables.XXXXXX")
+        log=$(mktemp)
+        /usr/bin/time -f 'time %e %M' "$bin" build kalah --rules standard --max-seeds "$max" \
+          --dir "$dir" --quiet 2>"$log" >/dev/null
+        read -r wall rss < <(grep '^time ' "$log" | awk '{print $2, $3}')
+        rm -rf "$dir" "$log"
+        positions=$(python3 -c "from math import comb; print(sum(comb(n + 11, 11) for n in range($max + 1)))")
+        rate=$(awk -v p="$positions" -v w="$wall" 'BEGIN { printf "%.2f", p / w / 1e6 }')
+        echo "$bin: layers 0..=$max, $positions positions in $wall s ($rate M/s), peak RSS $((rss / 1024)) MiB"
+        walls[$bin]+="$wall "
+      done
+    done
+    for bin in "${bins[@]}"; do
+      echo "$bin: median $(echo "${walls[$bin]}" | tr ' ' '\n' | grep . | median) s over $runs runs"
+    done
+    ;;
+  search)
+    seeds=${2:-20}
+    runs=${3:-3}
+    dir=$root/tables-$seeds
+    if [ ! -f "$dir/kalah-6-standard-owner/layer-$(printf %03d "$seeds").tbl" ]; then
+      echo "building 6-pit standard tables 0..=$seeds into $dir (once)" >&2
+      "${bins[0]}" build kalah --rules standard --max-seeds "$seeds" --dir "$dir" --quiet
+    fi
+    declare -A walls cpus
+    for _ in $(seq "$runs"); do
+      for threads in 1 2; do
+        for bin in "${bins[@]}"; do
+          log=$(mktemp)
+          /usr/bin/time -f 'time %e %U %S' "$bin" solve kalah --rules standard --table-seeds "$seeds" \
+            --threads "$threads" --dir "$dir" >"$log.out" 2>"$log"
+          read -r wall user sys < <(grep '^time ' "$log" | awk '{print $2, $3, $4}')
+          cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN { printf "%.2f", u + s }')
+          echo "$bin, $threads thread(s): $(grep '^value' "$log.out"); wall $wall s, CPU $cpu s; $(grep '^search' "$log.out")"
+          rm -f "$log" "$log.out"
+          walls[$bin-$threads]+="$wall "
+          cpus[$bin-$threads]+="$cpu "
+        done
+      done
+    done
+    for threads in 1 2; do
+      for bin in "${bins[@]}"; do
+        w=$(echo "${walls[$bin-$threads]}" | tr ' ' '\n' | grep . | median)
+        c=$(echo "${cpus[$bin-$threads]}" | tr ' ' '\n' | grep . | median)
+        echo "$bin, $threads thread(s): median wall $w s, median CPU $c s over $runs runs"
+      done
+    done
+    ;;
+  *)
+    echo "usage: $0 tables [MAX] [RUNS] | search [SEEDS] [RUNS]" >&2
+    exit 2
+    ;;
+esac
