@@ -36,12 +36,13 @@
 //!    `P - p`, independent of each other. The child `(x', o)` of `(o, x)` lies in block `x'`
 //!    at `place(o)`, so for a run of `o` in working order the reads of one move are one run of
 //!    bytes. A rayon barrier separates one `P` from the next.
-//! 3. **Final order**: each block permuted from working to final order.
+//! 3. **Final order**: each block written to the file's map, permuted from working to final
+//!    order.
 //!
 //! Most moves are valued from the mover's row alone: from the sowing table, a move whose last
 //! seed ends in the store or across it (one seed in the store, no lap) leads to layer `n - 1`
 //! at a rank whose row part is found once per mover row and whose other part once per
-//! opponent row ((`Sow`)); a move within the row is a capture only if its last seed lands in an
+//! opponent row (`Sow`); a move within the row is a capture only if its last seed lands in an
 //! empty pit. The rest are played in full. Builds with debug assertions check every shortcut
 //! against [`Rules::play`] and [`LayerIndex::rank`].
 //!
@@ -50,8 +51,8 @@
 //! count.
 //!
 //! Memory: the working order is kept in anonymous memory (`Working`, one byte a position, on
-//! huge pages), the final order in the output file's map; the row lists take 16 bytes a row, `A(m, k)` rows of each `k <= n` seeds (1.4 M rows, 22 MB, for a
-//! 6-pit layer of 28 seeds).
+//! huge pages), the final order in the output file's map; the row lists take 16 bytes a row,
+//! `A(m, k)` rows of each `k <= n` seeds (1.4 M rows, 22 MB, for a 6-pit layer of 28 seeds).
 
 use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
 
