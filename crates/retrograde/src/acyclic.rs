@@ -93,7 +93,9 @@ fn potential(row: u64, pits: usize) -> usize {
 }
 
 impl Rows {
-    fn new(pits: usize, n: u32) -> Rows {
+    /// The rows of every seed count of layer `index`'s layouts.
+    fn new(index: &LayerIndex) -> Rows {
+        let (pits, n) = (index.pits(), index.seeds());
         let mut rows = Rows {
             lanes: Vec::new(),
             order: Vec::new(),
@@ -103,6 +105,7 @@ impl Rows {
         for k in 0..=n {
             let mut lanes = Vec::new();
             push_rows(pits, 0, k, 0, &mut lanes);
+            debug_assert_eq!(lanes.len() as u64, index.rows(k));
             let max = (pits - 1) * k as usize;
             let mut counts = vec![0usize; max + 2];
             for &row in &lanes {
@@ -210,9 +213,7 @@ pub(crate) fn solve_acyclic_layer(
     values: &[AtomicI8],
     observer: &dyn BuildObserver,
 ) -> std::io::Result<()> {
-    let m = rules.pits();
-    let n = index.seeds();
-    let rows = Rows::new(m, n);
+    let rows = Rows::new(index);
     let working = Working::new(values.len())?;
     exit_pass(rules, index, lower, &rows, working.entries(), observer);
     move_pass(rules, index, &rows, working.entries(), observer);

@@ -343,7 +343,9 @@ impl<'t, R: Rules> Solver<'t, R> {
                 let v = match child.key {
                     Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes),
                     Key::Exact(v) => v,
-                    Key::Table { .. } => self.alphabeta(&child.pos, lo, hi, nodes),
+                    Key::Table { seeds, rank } => {
+                        i32::from(self.layers[seeds as usize].value(rank))
+                    }
                 };
                 if self.abort.load(Relaxed) {
                     if let Some(b) = busy {
