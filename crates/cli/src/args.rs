@@ -134,8 +134,8 @@ pub struct TableArgs {
     /// Kalah: search without tables.
     #[arg(long)]
     pub no_tables: bool,
-    /// Transposition table size in MiB [default: 512, or 4096 for long searches, within a
-    /// quarter of the memory].
+    /// Transposition table size in MiB [default: 64: larger tables save few nodes and make
+    /// every probe slower].
     #[arg(long)]
     pub hash: Option<usize>,
     /// Check the tables' data checksums before use (reads every byte; opening reads headers).

@@ -46,12 +46,13 @@ pub const AUTO_BUILD_SECONDS: f64 = 1800.0;
 const DISK_MARGIN: u64 = 1 << 30;
 /// Memory kept free beyond tables and hash: 1 GiB.
 const MEMORY_MARGIN: u64 = 1 << 30;
-/// Hash table of a solve estimated under a second, MiB (clearing a large one would take longer).
-pub const TINY_HASH_MIB: usize = 64;
-/// Hash table of a short solve, MiB.
-pub const SMALL_HASH_MIB: usize = 512;
-/// Hash table of a long solve (estimated over a minute), MiB, if a quarter of memory allows.
-pub const LARGE_HASH_MIB: usize = 4096;
+/// The search's hash table, MiB, whatever the search's length. Measured (session 6, one thread,
+/// each pair run side by side): a larger table saves few nodes and makes every probe dearer
+/// (TLB and cache misses). Kalah(6,4) standard over 20-seed tables: 64 MiB took 0.67x the CPU
+/// of 512 MiB for 1.18x the nodes, and 16-256 MiB were within the noise of each other; a
+/// 54-seed Kalah(6,5) position over 28-seed tables: 64 MiB 0.55x-0.64x of 1-4 GiB, 16-128 MiB
+/// within 5% of each other.
+pub const DEFAULT_HASH_MIB: usize = 64;
 
 /// How a solve should pick its tables.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -90,6 +91,9 @@ pub struct TablePlan {
     pub search_seconds: Option<f64>,
     /// Hash table size for the search, MiB.
     pub hash_mib: usize,
+    /// Whether the search copies the layers into memory with huge pages first (a long search:
+    /// its random probes then miss the TLB far less; see [`RESIDENT_COPY_RATE`]).
+    pub resident: bool,
     /// Why this horizon, in words.
     pub reason: String,
 }
@@ -141,8 +145,13 @@ impl TablePlan {
         let search = self.search_seconds.map_or(String::new(), |s| {
             format!(", search about {}", human_seconds(s))
         });
+        let held = if self.resident {
+            ", held in memory"
+        } else {
+            ""
+        };
         format!(
-            "tables: {} layers 0..={h} ({}; {build}{search}): {}",
+            "tables: {} layers 0..={h} ({}{held}; {build}{search}): {}",
             self.tables,
             human_bytes(self.table_bytes),
             self.reason
@@ -207,17 +216,14 @@ pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: us
     2f64.powf(log2.min(60.0)) * 2.0 / cores.max(1) as f64
 }
 
-/// The hash table for a search estimated to take `seconds`: larger for long searches, within a
-/// quarter of the available memory.
-fn hash_for(seconds: f64, machine: &Machine) -> usize {
-    let quarter = ((machine.available_memory / 4) >> 20) as usize;
-    if seconds > 60.0 {
-        LARGE_HASH_MIB.min(quarter).max(SMALL_HASH_MIB.min(quarter))
-    } else if seconds < 1.0 {
-        TINY_HASH_MIB
-    } else {
-        SMALL_HASH_MIB.min(quarter.max(TINY_HASH_MIB))
-    }
+/// Bytes a second the search copies its layers into memory at ([`TablePlan::resident`];
+/// measured 0.6-2.2 GB/s on 2 cores, 5.6 GB of layers; see docs/search.md), a cautious figure.
+pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
+
+/// Whether a search estimated at `search` seconds over `bytes` of layers should copy them into
+/// memory first: when the copy would take under a tenth of the search.
+fn resident(search: Option<f64>, bytes: u64) -> bool {
+    search.is_some_and(|s| bytes > 0 && bytes as f64 / RESIDENT_COPY_RATE * 10.0 <= s)
 }
 
 /// What the plan may use of the machine.
@@ -284,6 +290,7 @@ impl Planner<'_> {
             build_seconds: h.map_or(0.0, |h| self.build_seconds(h)),
             search_seconds: search,
             hash_mib: hash,
+            resident: resident(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             reason,
         }
     }
@@ -320,7 +327,7 @@ impl Planner<'_> {
         let p = self.plan(
             Some(seeds),
             None,
-            hash_mib.unwrap_or(SMALL_HASH_MIB),
+            hash_mib.unwrap_or(DEFAULT_HASH_MIB),
             "oware is solved from tables up to every seed on the board".into(),
         );
         self.fits(seeds, &Limits::of(machine, 0))?;
@@ -409,8 +416,7 @@ pub fn plan_solve(
         present,
         machine,
     };
-    let hash_for_horizon =
-        |h: u32| hash_mib.unwrap_or_else(|| hash_for(planner.search_seconds(h), machine));
+    let hash = hash_mib.unwrap_or(DEFAULT_HASH_MIB);
     match (kind.game, choice) {
         (Game::Oware { .. }, TableChoice::None) => {
             Err("oware is solved from its tables; it cannot search without them".into())
@@ -419,15 +425,11 @@ pub fn plan_solve(
             "{seeds} seeds on the board: tables hold at most {limit}"
         )),
         (Game::Oware { .. }, _) => planner.oware(hash_mib),
-        (Game::Kalah { .. }, TableChoice::None) => Ok(planner.plan(
-            None,
-            None,
-            hash_for_horizon(0),
-            "asked for no tables".into(),
-        )),
+        (Game::Kalah { .. }, TableChoice::None) => {
+            Ok(planner.plan(None, None, hash, "asked for no tables".into()))
+        }
         (Game::Kalah { .. }, TableChoice::Seeds(n)) => {
             let h = n.min(seeds.min(limit));
-            let hash = hash_for_horizon(h);
             planner.fits(h, &Limits::of(machine, hash))?;
             Ok(planner.plan(
                 Some(h),
@@ -436,20 +438,7 @@ pub fn plan_solve(
                 format!("asked for {n} seeds"),
             ))
         }
-        (Game::Kalah { .. }, TableChoice::Auto) => match hash_mib {
-            Some(hash) => planner.kalah_auto(hash),
-            // The memory for tables depends on the hash, the hash on the search time: plan
-            // with the small hash, and again with the one the planned search calls for.
-            None => {
-                let short = planner.kalah_auto(hash_for(0.0, machine))?;
-                let hash = hash_for(short.search_seconds.unwrap_or(0.0), machine);
-                if hash == short.hash_mib {
-                    Ok(short)
-                } else {
-                    planner.kalah_auto(hash)
-                }
-            }
-        },
+        (Game::Kalah { .. }, TableChoice::Auto) => planner.kalah_auto(hash),
     }
 }
 
@@ -504,6 +493,20 @@ mod tests {
         assert_eq!(p.horizon, Some(24));
         assert_eq!(p.build_positions, 0);
         assert!(p.describe().contains("all present"), "{}", p.describe());
+    }
+
+    #[test]
+    fn long_searches_hold_their_tables_in_memory() {
+        let m = machine(BIG, RAM);
+        let k = kalah(Capture::Standard);
+        // Kalah(6,5) over 28-seed tables: minutes of search, seconds of copying.
+        let p = plan_solve(k, 60, Some(28), TableChoice::Auto, None, &m).unwrap();
+        assert!(p.resident, "{}", p.describe());
+        assert!(p.describe().contains("held in memory"), "{}", p.describe());
+        // A small position over the same tables: the copy would take longer than the search.
+        let p = plan_solve(k, 30, Some(28), TableChoice::Auto, None, &m).unwrap();
+        assert!(!p.resident, "{}", p.describe());
+        assert!(!plan_solve(k, 60, None, TableChoice::None, None, &m).unwrap().resident);
     }
 
     #[test]

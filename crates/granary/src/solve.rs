@@ -125,11 +125,12 @@ impl<'t> Oracle<'t> {
             Game::Kalah { capture, sweep } => {
                 let rules = Kalah::new(kind.pits, capture, sweep);
                 let tables = prepared.plan.horizon.map(|h| (&*prepared.set, h));
-                Oracle::Search(Box::new(Solver::new(
-                    rules,
-                    tables,
-                    prepared.plan.hash_mib,
-                )?))
+                let solver = Solver::new(rules, tables, prepared.plan.hash_mib)?;
+                Oracle::Search(Box::new(if prepared.plan.resident {
+                    solver.resident()
+                } else {
+                    solver
+                }))
             }
             Game::Oware { .. } => Oracle::Tables(&prepared.set, kind.engine()),
         })

@@ -99,9 +99,13 @@ fn random_positions_against_full_tables() {
         let kind = TableKind { game, pits: 6 };
         build_layers(dir.path(), kind, 12, BuildOptions { threads: Some(2) }, &()).unwrap();
         let set = TableSet::new(dir.path(), kind);
-        let solver = Solver::new(kalah(game, 6), Some((&set, 5)), 16).unwrap();
+        let mapped = Solver::new(kalah(game, 6), Some((&set, 5)), 16).unwrap();
+        // The same search over the layers copied into memory.
+        let resident = Solver::new(kalah(game, 6), Some((&set, 5)), 16)
+            .unwrap()
+            .resident();
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        for _ in 0..60 {
+        for (i, solver) in (0..60).map(|i| (i, if i % 2 == 0 { &mapped } else { &resident })) {
             let mut pits = [0u8; 12];
             for _ in 0..12 {
                 x ^= x << 13;
@@ -117,7 +121,7 @@ fn random_positions_against_full_tables() {
             };
             let expected = i32::from(set.probe(board).unwrap().unwrap());
             let solution = solver.solve(&pos, false);
-            assert_eq!(solution.value, expected, "{} {pits:?}", kind.name());
+            assert_eq!(solution.value, expected, "{} {pits:?} ({i})", kind.name());
         }
     }
 }

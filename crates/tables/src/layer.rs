@@ -12,6 +12,9 @@ use zerocopy::FromBytes;
 use crate::error::TableError;
 use crate::format::{FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind};
 
+/// Bytes a read of [`Layer::resident`].
+const CHUNK: usize = 64 << 20;
+
 /// A checked, memory-mapped layer.
 #[derive(Debug)]
 pub struct Layer {
@@ -144,6 +147,46 @@ impl Layer {
             header,
             index,
             map,
+        })
+    }
+
+    /// This layer copied into anonymous memory that asks the kernel for transparent huge pages:
+    /// for a long search, which probes a layer at random. A file mapping has 4 KiB pages, so
+    /// nearly every probe of a large layer misses the TLB; measured in session 6 (one thread,
+    /// side by side with mapped layers), a 54-seed Kalah(6,5) position over 28-seed tables
+    /// searched in 0.74x-0.79x the time. The copy is the caller's choice: it costs the layer's
+    /// size in memory and a read of every byte (about 0.8 GB/s on one core here, most of it the
+    /// kernel clearing the new pages).
+    ///
+    /// # Errors
+    /// If the memory cannot be mapped.
+    pub fn resident(&self) -> std::io::Result<Layer> {
+        use std::os::unix::fs::FileExt;
+        let mut copy = memmap2::MmapMut::map_anon(self.map.len())?;
+        // Only a hint: without huge pages the copy works the same.
+        let _ = copy.advise(memmap2::Advice::HugePage);
+        // Read from the file rather than copy from the mapping: no page faults on the source.
+        let file = File::open(&self.path)?;
+        if file.metadata()?.len() != self.map.len() as u64 {
+            return Err(std::io::Error::other(
+                "the file changed since it was opened",
+            ));
+        }
+        for (i, chunk) in copy.chunks_mut(CHUNK).enumerate() {
+            file.read_exact_at(chunk, (i * CHUNK) as u64)?;
+        }
+        // Tables are replaced only whole (written under another name, then renamed), so a file
+        // with this header is this table.
+        if copy[..HEADER_LEN] != self.map[..HEADER_LEN] {
+            return Err(std::io::Error::other(
+                "the file changed since it was opened",
+            ));
+        }
+        Ok(Layer {
+            path: self.path.clone(),
+            header: self.header,
+            index: self.index.clone(),
+            map: copy.make_read_only()?,
         })
     }
 
