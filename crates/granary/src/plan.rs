@@ -506,7 +506,11 @@ mod tests {
         // A small position over the same tables: the copy would take longer than the search.
         let p = plan_solve(k, 30, Some(28), TableChoice::Auto, None, &m).unwrap();
         assert!(!p.resident, "{}", p.describe());
-        assert!(!plan_solve(k, 60, None, TableChoice::None, None, &m).unwrap().resident);
+        assert!(
+            !plan_solve(k, 60, None, TableChoice::None, None, &m)
+                .unwrap()
+                .resident
+        );
     }
 
     #[test]
