@@ -674,16 +674,21 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// indices by a packed key, not the children themselves: measured in session 6, the sort and
     /// its copies were 9% of a search's time.)
     fn order(children: &[Child], first: u8) -> ArrayVec<u8, 8> {
-        // Larger sorts first. Gains are -n..=n for n < 2^15 seeds; lanes are below 2^8.
-        let key = |c: &Child| {
-            u32::from(c.lane as u8 == first) << 31
-                | u32::from(c.again) << 30
-                | ((c.gain + (1 << 15)) as u32) << 8
-                | c.lane as u32
-        };
-        let mut order: ArrayVec<u8, 8> = (0..children.len() as u8).collect();
-        order.sort_unstable_by_key(|&i| std::cmp::Reverse(key(&children[usize::from(i)])));
-        order
+        // One u32 a child, larger first: the criteria above it, its index below (children come
+        // in lane order, so a larger index is a lane nearer the store). Gains lie in -n..=n for
+        // n < 2^15 seeds.
+        let mut keys: ArrayVec<u32, 8> = children
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                u32::from(c.lane as u8 == first) << 31
+                    | u32::from(c.again) << 30
+                    | ((c.gain + (1 << 15)) as u32) << 8
+                    | i as u32
+            })
+            .collect();
+        keys.sort_unstable_by(|a, b| b.cmp(a));
+        keys.iter().map(|k| *k as u8).collect()
     }
 }
 
