@@ -10,6 +10,12 @@
 #                                                    (default 20; built once into
 #                                                    $BENCH_DIR/tables-SEEDS): wall and CPU
 #                                                    (user + sys) time at 1 and 2 threads
+#   BASE=<bin> scripts/bench-kalah.sh side [SEEDS] [RUNS]
+#                                                    the same search at one thread, this binary
+#                                                    and BASE started together each run, so
+#                                                    both meet the same noise (this machine's
+#                                                    runs wander +-25% one after another): the
+#                                                    ratio of their CPU times, and its median
 #
 # Table directories go under ${BENCH_DIR:-/tmp/granary-bench}.
 set -euo pipefail
@@ -78,8 +84,38 @@ case $mode in
       done
     done
     ;;
+  side)
+    seeds=${2:-20}
+    runs=${3:-3}
+    [ -n "${BASE:-}" ] || { echo "side needs BASE=<another granary binary>" >&2; exit 2; }
+    dir=$root/tables-$seeds
+    if [ ! -f "$dir/kalah-6-standard-owner/layer-$(printf %03d "$seeds").tbl" ]; then
+      echo "building 6-pit standard tables 0..=$seeds into $dir (once)" >&2
+      "${bins[0]}" build kalah --rules standard --max-seeds "$seeds" --dir "$dir" --quiet
+    fi
+    ratios=""
+    for _ in $(seq "$runs"); do
+      logs=()
+      for bin in "${bins[@]}"; do
+        log=$(mktemp)
+        logs+=("$log")
+        /usr/bin/time -f 'time %e %U %S' "$bin" solve kalah --rules standard --table-seeds "$seeds" \
+          --threads 1 --dir "$dir" >"$log.out" 2>"$log" &
+      done
+      wait
+      cpus=()
+      for log in "${logs[@]}"; do
+        cpus+=("$(grep '^time ' "$log" | awk '{printf "%.2f", $3 + $4}')")
+        rm -f "$log" "$log.out"
+      done
+      ratio=$(awk -v a="${cpus[0]}" -v b="${cpus[1]}" 'BEGIN { printf "%.3f", a / b }')
+      echo "side by side, 1 thread: this ${cpus[0]} s CPU, BASE ${cpus[1]} s CPU, ratio $ratio"
+      ratios+="$ratio "
+    done
+    echo "median ratio (this / BASE) $(echo "$ratios" | tr ' ' '\n' | grep . | median) over $runs runs"
+    ;;
   *)
-    echo "usage: $0 tables [MAX] [RUNS] | search [SEEDS] [RUNS]" >&2
+    echo "usage: $0 tables [MAX] [RUNS] | search [SEEDS] [RUNS] | side [SEEDS] [RUNS]" >&2
     exit 2
     ;;
 esac
