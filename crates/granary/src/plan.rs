@@ -206,10 +206,11 @@ pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: us
     let growth = (0.82 + 0.25 * (m - 6.0)).clamp(0.3, 1.3);
     // What a seed of horizon saves grows with the game (6 pits: 0.37 at 48 seeds, 0.63 at 60).
     let gain = (0.37 + 0.022 * (s - 48.0)).clamp(0.25, 0.8);
-    // Empty capture searches faster: 2.3x at Kalah(6,4), 8x at Kalah(6,5); little on 5 pits.
+    // Empty capture searches faster: 2.3x at Kalah(6,4) (16-seed tables), 3.7x at Kalah(6,5)
+    // (28-seed tables, session 6: 139 s vs 514 s); little on 5 pits.
     let offset = match (standard, kind.pits >= 6) {
         (true, _) => 0.0,
-        (false, true) => -1.2 - 0.15 * (s - 48.0).max(0.0),
+        (false, true) => -1.2 - 0.06 * (s - 48.0).max(0.0),
         (false, false) => -0.4,
     };
     let log2 = anchor + offset + growth * (s - 60.0) - gain * (f64::from(horizon) - 24.0);
@@ -221,9 +222,10 @@ pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: us
 pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
 
 /// Whether a search estimated at `search` seconds over `bytes` of layers should copy them into
-/// memory first: when the copy would take under a tenth of the search.
+/// memory first: when the copy would take at most a fifth of the search (held in memory, the
+/// search takes about 0.75x the time, so the copy pays from about a quarter).
 fn resident(search: Option<f64>, bytes: u64) -> bool {
-    search.is_some_and(|s| bytes > 0 && bytes as f64 / RESIDENT_COPY_RATE * 10.0 <= s)
+    search.is_some_and(|s| bytes > 0 && bytes as f64 / RESIDENT_COPY_RATE * 5.0 <= s)
 }
 
 /// What the plan may use of the machine.
