@@ -104,6 +104,11 @@ fn random_positions_against_full_tables() {
         let resident = Solver::new(kalah(game, 6), Some((&set, 5)), 16)
             .unwrap()
             .resident();
+        assert_eq!(mapped.resident_bytes(), 0);
+        let all: u64 = (0..=5)
+            .map(|n| set.layer(n).unwrap().data().len() as u64)
+            .sum();
+        assert_eq!(resident.resident_bytes(), all, "every layer copied");
         let mut x = 0x2545_F491_4F6C_DD1Du64;
         for (i, solver) in (0..60).map(|i| (i, if i % 2 == 0 { &mapped } else { &resident })) {
             let mut pits = [0u8; 12];
