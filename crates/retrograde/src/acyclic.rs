@@ -232,11 +232,8 @@ struct Working {
 
 impl Working {
     fn new(len: usize) -> std::io::Result<Working> {
-        let map = memmap2::MmapMut::map_anon(len.max(1))?;
-        // Only a hint: without transparent huge pages the build works the same, slower.
-        let _ = map.advise(memmap2::Advice::HugePage);
         Ok(Working {
-            map: memmap2::MmapRaw::from(map),
+            map: memmap2::MmapRaw::from(granary_tables::huge_anon(len)?),
             len,
         })
     }

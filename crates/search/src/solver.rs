@@ -296,9 +296,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             *nodes += 1;
             return v;
         }
-        let h = hash(pos.board);
-        self.tt.prefetch(h);
-        self.search(pos, h, alpha, beta, nodes)
+        self.search(pos, hash(pos.board), alpha, beta, nodes)
     }
 
     /// [`Solver::alphabeta`] on a position beyond the tables, whose board hashes to `h`.

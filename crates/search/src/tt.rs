@@ -2,8 +2,8 @@
 //!
 //! Each slot is four `AtomicU64`: `board_lo ^ data`, `board_hi ^ data`, `data` and an unused word
 //! (32 bytes, aligned). Two slots make a bucket, one 64-byte cache line: a position may sit in
-//! either slot of its bucket, so a probe reads one line and a store keeps the larger of the two
-//! searches already there. A reader accepts
+//! either slot of its bucket, so a probe reads one line, and a store of a new position replaces
+//! the smaller of the two searches already there. A reader accepts
 //! a slot only if both key words XOR the data give back the whole 128-bit board it asked for, so a
 //! torn write (another thread writing the same slot) or another position in the slot reads as a
 //! miss, never as a wrong entry (Hyatt & Mann's lockless hashing, with the full key).
@@ -84,9 +84,7 @@ impl TranspositionTable {
     pub fn new(megabytes: usize) -> TranspositionTable {
         let len = ((megabytes << 20) / (2 * SLOT_BYTES)).max(1);
         let map =
-            memmap2::MmapMut::map_anon(len * 2 * SLOT_BYTES).expect("memory for the hash table");
-        // Only a hint: without transparent huge pages the table works the same, slower.
-        let _ = map.advise(memmap2::Advice::HugePage);
+            granary_tables::huge_anon(len * 2 * SLOT_BYTES).expect("memory for the hash table");
         let map = memmap2::MmapRaw::from(map);
         TranspositionTable { map, len }
     }

@@ -162,9 +162,7 @@ impl Layer {
     /// If the memory cannot be mapped.
     pub fn resident(&self) -> std::io::Result<Layer> {
         use std::os::unix::fs::FileExt;
-        let mut copy = memmap2::MmapMut::map_anon(self.map.len())?;
-        // Only a hint: without huge pages the copy works the same.
-        let _ = copy.advise(memmap2::Advice::HugePage);
+        let mut copy = huge_anon(self.map.len())?;
         // Read from the file rather than copy from the mapping: no page faults on the source.
         let file = File::open(&self.path)?;
         if file.metadata()?.len() != self.map.len() as u64 {
@@ -240,6 +238,19 @@ impl Layer {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// `len` bytes (at least one) of zeroed anonymous memory with a request for transparent huge
+/// pages: for memory probed at random (a table copy, a hash table, a layer being built), where
+/// 4 KiB pages would cost a TLB miss a probe. The request is only a hint: without huge pages the
+/// memory works the same, slower.
+///
+/// # Errors
+/// If the memory cannot be mapped.
+pub fn huge_anon(len: usize) -> std::io::Result<memmap2::MmapMut> {
+    let map = memmap2::MmapMut::map_anon(len.max(1))?;
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
 }
 
 /// Asks the processor to start loading the cache line of `value` (a hint: no effect on results).

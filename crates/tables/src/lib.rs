@@ -21,6 +21,6 @@ pub mod writer;
 
 pub use error::TableError;
 pub use format::{Header, TableKind};
-pub use layer::{Layer, prefetch};
+pub use layer::{Layer, huge_anon, prefetch};
 pub use set::{TableSet, WriteLock};
 pub use writer::LayerWriter;
