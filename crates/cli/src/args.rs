@@ -172,9 +172,35 @@ pub struct BuildArgs {
     /// Worker threads [default: one per core].
     #[arg(long)]
     pub threads: Option<usize>,
+    /// Memory the builder may take, e.g. `64M`, `4G` (K, M, G, T: powers of 1024); a layer that
+    /// does not fit is built in blocks, with scratch files beside it, to the same bytes
+    /// [default: three quarters of the available memory].
+    #[arg(long, value_parser = parse_size)]
+    pub memory: Option<u64>,
     /// No progress bars or per-layer lines.
     #[arg(long)]
     pub quiet: bool,
+}
+
+/// A size in bytes: digits, then optionally `K`, `M`, `G` or `T` (powers of 1024; a trailing
+/// `B` or `iB` is allowed).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let digits = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (number, shift) = match digits.chars().last() {
+        Some('K') => (&digits[..digits.len() - 1], 10),
+        Some('M') => (&digits[..digits.len() - 1], 20),
+        Some('G') => (&digits[..digits.len() - 1], 30),
+        Some('T') => (&digits[..digits.len() - 1], 40),
+        _ => (digits, 0),
+    };
+    let bad = || format!("`{text}` is not a size: digits and a unit, e.g. 64M or 4G");
+    let n: u64 = number.trim().parse().map_err(|_| bad())?;
+    let bytes = n.checked_mul(1 << shift).ok_or_else(bad)?;
+    if bytes < 1 << 20 {
+        return Err(format!("`{text}`: a build needs at least 1M of memory"));
+    }
+    Ok(bytes)
 }
 
 #[derive(Args, Debug)]

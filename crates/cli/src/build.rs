@@ -13,17 +13,22 @@ pub fn run(args: &BuildArgs) -> CliResult {
         )));
     }
     let tablebase = args.dir.tablebase();
+    let terminal = Terminal::for_build(args.quiet);
     let report = granary::build(
         &tablebase,
         kind,
         args.max_seeds,
         args.threads,
-        &Terminal::for_build(args.quiet),
+        args.memory,
+        &terminal,
     )?;
     if !args.quiet {
-        let memory = peak_memory().map_or(String::new(), |b| {
+        let mut memory = peak_memory().map_or(String::new(), |b| {
             format!(", peak memory {:.2} GiB", b as f64 / f64::from(1 << 30))
         });
+        if let Some(anon) = terminal.peak_anon() {
+            memory += &format!(" ({:.2} GiB anonymous)", anon as f64 / f64::from(1 << 30));
+        }
         eprintln!(
             "{}: layers 0..={} in {} ({} positions; {} already built); built {} positions in {:.1} s ({:.2} M/s){memory}",
             report.tables,

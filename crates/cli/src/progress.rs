@@ -1,7 +1,8 @@
 //! The library's events shown on the terminal: a progress bar a layer, a line a finished layer,
 //! the table plan, and the search's passes. Everything goes to stderr.
 
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 
 use granary::Event;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -13,6 +14,72 @@ pub struct Terminal {
     /// A line for every layer built (`granary build`); otherwise only the bar while it builds.
     layer_lines: bool,
     bar: Mutex<Option<ProgressBar>>,
+    /// The peak anonymous memory of the layer being built (builds only).
+    anon: Option<AnonPeak>,
+}
+
+/// This process's anonymous resident memory (`RssAnon`: the heap and anonymous maps, not the
+/// table files' pages), bytes (Linux).
+pub fn anon_memory() -> Option<u64> {
+    status_kib("RssAnon:")
+}
+
+fn status_kib(field: &str) -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with(field))?;
+    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kb * 1024)
+}
+
+/// The peak of [`anon_memory`], sampled every 10 ms by a thread of its own (the kernel keeps no
+/// peak of it): since the last [`AnonPeak::reset`], and over the whole run.
+#[derive(Debug)]
+pub struct AnonPeak {
+    since: Arc<AtomicU64>,
+    overall: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+}
+
+impl AnonPeak {
+    fn start() -> AnonPeak {
+        let since = Arc::new(AtomicU64::new(0));
+        let overall = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (s, o, x) = (since.clone(), overall.clone(), stop.clone());
+        std::thread::spawn(move || {
+            while !x.load(Relaxed) {
+                if let Some(now) = anon_memory() {
+                    s.fetch_max(now, Relaxed);
+                    o.fetch_max(now, Relaxed);
+                }
+                std::thread::sleep(std::time::Duration::from_millis(10));
+            }
+        });
+        AnonPeak {
+            since,
+            overall,
+            stop,
+        }
+    }
+
+    fn reset(&self) {
+        self.since.store(anon_memory().unwrap_or(0), Relaxed);
+    }
+
+    fn since_reset(&self) -> u64 {
+        self.since.load(Relaxed)
+    }
+
+    /// The peak over the whole run, bytes.
+    pub fn overall(&self) -> u64 {
+        self.overall.load(Relaxed)
+    }
+}
+
+impl Drop for AnonPeak {
+    fn drop(&mut self) {
+        self.stop.store(true, Relaxed);
+    }
 }
 
 impl Terminal {
@@ -22,15 +89,22 @@ impl Terminal {
             quiet,
             layer_lines: false,
             bar: Mutex::new(None),
+            anon: None,
         }
     }
 
-    /// For builds: a line for every layer built as well.
+    /// For builds: a line for every layer built as well, with its peak anonymous memory.
     pub fn for_build(quiet: bool) -> Terminal {
         Terminal {
             layer_lines: true,
+            anon: (!quiet).then(AnonPeak::start),
             ..Terminal::new(quiet)
         }
+    }
+
+    /// The peak anonymous memory of the whole build, bytes (builds only).
+    pub fn peak_anon(&self) -> Option<u64> {
+        self.anon.as_ref().map(AnonPeak::overall)
     }
 
     fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
@@ -71,6 +145,9 @@ impl granary::Observer for Terminal {
                 );
                 bar.set_prefix(format!("{kind} layer {seeds:>2}"));
                 *self.bar() = Some(bar);
+                if let Some(anon) = &self.anon {
+                    anon.reset();
+                }
             }
             Event::Advanced { positions } => {
                 if let Some(bar) = self.bar().as_ref() {
@@ -93,8 +170,16 @@ impl granary::Observer for Terminal {
                 }
                 if let Some(seconds) = seconds.filter(|_| self.layer_lines) {
                     let rate = positions as f64 / seconds.max(1e-9) / 1e6;
+                    let anon = self.anon.as_ref().map_or(String::new(), |a| {
+                        let bytes = a.since_reset();
+                        format!(
+                            ", peak anonymous memory {:.1} MiB ({:.2} bytes a position)",
+                            bytes as f64 / f64::from(1 << 20),
+                            bytes as f64 / positions.max(1) as f64
+                        )
+                    });
                     eprintln!(
-                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s)"
+                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){anon}"
                     );
                 }
             }
@@ -132,8 +217,5 @@ impl granary::Observer for Terminal {
 
 /// Peak resident memory of this process so far, in bytes (Linux), for reports.
 pub fn peak_memory() -> Option<u64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
-    let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kb * 1024)
+    status_kib("VmHWM:")
 }

@@ -36,6 +36,21 @@ pub fn missing_bytes(tablebase: &Tablebase, kind: TableKind, max: u32) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
+/// Bytes of scratch files the missing layers `0..=max` of `kind` need beside them with `memory`
+/// bytes of memory: the work bytes of the largest layer built in blocks (a byte a position).
+/// Messages between blocks spill to files too when they outgrow their share of the memory;
+/// they are not counted (a full disk then stops the build with an error naming the file).
+#[must_use]
+pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u64) -> u64 {
+    let set = tablebase.tables(kind);
+    (0..=max)
+        .filter(|&n| !set.layer_path(n).is_file())
+        .map(|n| crate::tablebase::layer_positions(kind, n))
+        .filter(|&positions| positions > memory / 2)
+        .max()
+        .unwrap_or(0)
+}
+
 /// The `granary build` command that builds `kind`'s layers up to `seeds`.
 #[must_use]
 pub fn build_command(kind: TableKind, seeds: u32) -> String {
@@ -55,6 +70,10 @@ pub fn build_command(kind: TableKind, seeds: u32) -> String {
 /// Builds the missing layers `0..=max_seeds` of `kind`, lowest first, reporting to `observer`.
 /// Layers already present are checked and kept, so an interrupted build resumes.
 ///
+/// `memory` bounds the builder's own memory in bytes (layers that do not fit are built in
+/// blocks, with scratch files beside them; the files written are the same for every budget);
+/// `None` takes the planner's [`crate::plan::build_memory`] for this machine.
+///
 /// # Errors
 /// Too many seeds, not enough free disk for the missing layers (checked before anything is
 /// written), a bad thread count, or a table error naming the file.
@@ -63,13 +82,17 @@ pub fn build(
     kind: TableKind,
     max_seeds: u32,
     threads: Option<usize>,
+    memory: Option<u64>,
     observer: &dyn Observer,
 ) -> Result<BuildReport, BuildError> {
     if max_seeds > granary_index::MAX_LAYER_SEEDS {
         return Err(BuildError::TooManySeeds(max_seeds));
     }
-    let needed = missing_bytes(tablebase, kind, max_seeds);
-    let available = Machine::detect(tablebase.root()).free_disk;
+    let machine = Machine::detect(tablebase.root());
+    let memory = memory.unwrap_or_else(|| crate::plan::build_memory(&machine));
+    let needed = missing_bytes(tablebase, kind, max_seeds)
+        .saturating_add(scratch_bytes(tablebase, kind, max_seeds, memory));
+    let available = machine.free_disk;
     if needed > available {
         return Err(BuildError::Disk {
             dir: tablebase.root().join(kind.name()),
@@ -87,7 +110,10 @@ pub fn build(
         tablebase.root(),
         kind,
         max_seeds,
-        BuildOptions { threads },
+        BuildOptions {
+            threads,
+            memory: Some(memory),
+        },
         &events,
     )?;
     Ok(BuildReport {

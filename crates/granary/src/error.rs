@@ -63,6 +63,8 @@ pub enum BuildError {
         "no memory for the layer being built ({0}): close other programs, or build fewer seeds"
     )]
     Memory(std::io::Error),
+    #[error("{0}: free disk space, or give the build more --memory (fewer scratch files)")]
+    Scratch(granary_retrograde::blocks::ScratchError),
 }
 
 impl From<granary_retrograde::BuildError> for BuildError {
@@ -71,6 +73,7 @@ impl From<granary_retrograde::BuildError> for BuildError {
             granary_retrograde::BuildError::Table(e) => BuildError::Table(e),
             granary_retrograde::BuildError::Threads(e) => BuildError::Threads(e),
             granary_retrograde::BuildError::Memory(e) => BuildError::Memory(e),
+            granary_retrograde::BuildError::Scratch(e) => BuildError::Scratch(e),
         }
     }
 }

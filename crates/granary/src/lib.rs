@@ -41,7 +41,7 @@
 //! let tablebase = Tablebase::new(dir.path());
 //! let setup = Setup { rules: Some("awari".into()), ..Setup::default() };
 //! let game = setup.mancala(GameName::Oware, Some("2,0,1,1/0,2,1,1 0-0 S"))?;
-//! granary::build(&tablebase, game.kind(), 8, None, &())?;
+//! granary::build(&tablebase, game.kind(), 8, None, None, &())?;
 //! let answer = tablebase.query(&game)?;
 //! assert_eq!(answer.seeds_on_board, 8);
 //! assert_eq!(answer.moves.iter().map(|m| m.value).max(), Some(answer.value));

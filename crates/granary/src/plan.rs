@@ -54,6 +54,13 @@ const MEMORY_MARGIN: u64 = 1 << 30;
 /// within 5% of each other.
 pub const DEFAULT_HASH_MIB: usize = 64;
 
+/// The memory a build may take for itself (`granary build --memory`'s default): three quarters
+/// of what the machine has available. A layer whose work does not fit is built in blocks.
+#[must_use]
+pub fn build_memory(machine: &Machine) -> u64 {
+    machine.available_memory / 4 * 3
+}
+
 /// How a solve should pick its tables.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum TableChoice {

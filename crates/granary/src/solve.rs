@@ -92,7 +92,7 @@ pub fn prepare(
     if let Some(h) = plan.horizon
         && plan.build_positions > 0
     {
-        crate::build::build(tablebase, kind, h, settings.threads, observer)?;
+        crate::build::build(tablebase, kind, h, settings.threads, None, observer)?;
     }
     if let Some(h) = plan.horizon
         && settings.verify

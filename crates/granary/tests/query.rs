@@ -18,8 +18,8 @@ fn search_beyond_the_tables_agrees_with_complete_tables() {
     let full = tempfile::tempdir().unwrap();
     let (small, full) = (Tablebase::new(small.path()), Tablebase::new(full.path()));
     let game = kalah("1,0,3,0,2,1/2,0,1,1,0,2 5-3 N", "standard");
-    granary::build(&small, game.kind(), 6, Some(2), &()).unwrap();
-    granary::build(&full, game.kind(), 13, Some(2), &()).unwrap();
+    granary::build(&small, game.kind(), 6, Some(2), None, &()).unwrap();
+    granary::build(&full, game.kind(), 13, Some(2), None, &()).unwrap();
     for position in [
         "1,0,3,0,2,1/2,0,1,1,0,2 5-3 N",
         "0,2,0,3,1,1/1,1,0,2,2,0 7-1 S",
@@ -47,7 +47,7 @@ fn present_tables_are_found_and_preferred() {
     let dir = tempfile::tempdir().unwrap();
     let tb = Tablebase::new(dir.path());
     let game = kalah("3,3,3,3/3,3,3,3", "empty");
-    granary::build(&tb, game.kind(), 20, Some(2), &()).unwrap();
+    granary::build(&tb, game.kind(), 20, Some(2), None, &()).unwrap();
     let present = tb.present().unwrap();
     assert_eq!(present.len(), 1);
     assert_eq!(present[0].complete_up_to, Some(20));

@@ -27,6 +27,9 @@ fn main() {
         },
         pits: 6,
     };
-    let opts = granary_retrograde::BuildOptions { threads: None };
+    let opts = granary_retrograde::BuildOptions {
+        threads: None,
+        memory: None,
+    };
     granary_retrograde::build_layers(&dir, kind, max, opts, &Rates).unwrap();
 }

@@ -205,6 +205,14 @@ impl SplitRanks {
     }
 }
 
+/// Bytes of anonymous memory [`solve_acyclic_layer`] takes for layer `index`: the working order
+/// (a byte a position) and the row lists (16 bytes a row).
+#[must_use]
+pub fn acyclic_bytes(index: &LayerIndex) -> u64 {
+    let rows: u64 = (0..=index.seeds()).map(|k| index.rows(k)).sum();
+    index.size() + 16 * rows
+}
+
 /// Fills `values` (in final order) with the values of layer `index` of an acyclic game.
 pub(crate) fn solve_acyclic_layer(
     rules: &Kalah,

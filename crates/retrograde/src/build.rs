@@ -1,18 +1,15 @@
-//! Building layers: the init pass, the phases, and writing the files.
+//! Building layers: choosing the builder and its blocks, and writing the files.
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
 use granary_index::LayerIndex;
-use granary_rules::{Board, Engine, Position, Rules};
-use granary_tables::probe::terminal_value;
-use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet, prefetch};
-use rayon::prelude::*;
+use granary_rules::Engine;
+use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet};
 
-use crate::PIECE;
-use crate::acyclic::solve_acyclic_layer;
-use crate::unmove::for_each_parent;
+use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
+use crate::blocks::{BlockPlan, Scratch, ScratchError};
+use crate::phases::{PhaseError, solve_layer};
 
 /// Why a build stopped.
 #[derive(Debug, thiserror::Error)]
@@ -23,6 +20,18 @@ pub enum BuildError {
     Threads(String),
     #[error("no memory for the layer being built: {0}")]
     Memory(std::io::Error),
+    /// A scratch file of a build in blocks (a full disk, most likely).
+    #[error("scratch file of the build: {0}")]
+    Scratch(#[from] ScratchError),
+}
+
+impl From<PhaseError> for BuildError {
+    fn from(e: PhaseError) -> Self {
+        match e {
+            PhaseError::Memory(e) => BuildError::Memory(e),
+            PhaseError::Scratch(e) => BuildError::Scratch(e),
+        }
+    }
 }
 
 /// How to build.
@@ -30,6 +39,11 @@ pub enum BuildError {
 pub struct BuildOptions {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
+    /// The builder's own memory (anonymous memory: the work bytes, message buffers, stacks), in
+    /// bytes, beside a small constant ([`crate::blocks`]); a layer that does not fit is built in
+    /// blocks. `None`: no limit, every layer in one block. The bytes written are the same for
+    /// every budget.
+    pub memory: Option<u64>,
 }
 
 /// What a build reports as it goes. Every method has an empty default; `()` observes nothing.
@@ -65,25 +79,13 @@ pub struct LayerReport {
     pub path: PathBuf,
 }
 
-// The per-position work byte: in-layer moves not yet known to lead to a positive position, a
-// pending flag (resolved, not yet propagated) and the resolved flag.
-const COUNT: u8 = 0x0f;
-const PENDING: u8 = 0x40;
-const RESOLVED: u8 = 0x80;
-/// The best-exit byte of a position with no move leaving the layer.
-const NO_EXIT: i8 = i8::MIN;
-/// Children whose parents are gathered and prefetched together.
-const BATCH: usize = 32;
-/// Resolved positions a thread keeps on its own stack before leaving them for a later scan.
-const STACK_CAP: usize = 1 << 20;
-
 /// The finished lower layers, checked and mapped.
 pub(crate) struct Lower<'a> {
     pub(crate) layers: Vec<&'a Layer>,
 }
 
 /// A move out of the layer, or a finished game's value.
-enum Exit {
+pub(crate) enum Exit {
     Final(i32),
     /// `gain + sign * value` of the entry `rank` of lower layer `seeds`.
     Lower {
@@ -96,7 +98,7 @@ enum Exit {
 
 impl Exit {
     #[inline]
-    fn value(&self, lower: &Lower<'_>) -> i32 {
+    pub(crate) fn value(&self, lower: &Lower<'_>) -> i32 {
         match *self {
             Exit::Final(value) => value,
             Exit::Lower {
@@ -153,7 +155,7 @@ pub fn build_layers(
                 path,
             }
         } else {
-            pool.install(|| build_layer(&set, seeds, observer))?
+            pool.install(|| build_layer(&set, seeds, options.memory, observer))?
         };
         observer.layer_done(&r);
         reports.push(r);
@@ -161,13 +163,19 @@ pub fn build_layers(
     Ok(reports)
 }
 
-/// Builds layer `seeds` of `set` (whose lower layers must be built) and writes its file.
+/// Builds layer `seeds` of `set` (whose lower layers must be built) and writes its file, with
+/// the builder's memory within `memory` bytes if given ([`BuildOptions::memory`]), on rayon's
+/// current pool.
+///
+/// Kalah layers that fit are solved in order of potential ([`crate::acyclic`]); the others,
+/// and every Oware layer, by the phases of [`crate::phases`], in blocks when they do not fit.
 ///
 /// # Errors
-/// If a lower layer is missing or bad, or the file cannot be written.
+/// If a lower layer is missing or bad, or a file cannot be written.
 pub fn build_layer(
     set: &TableSet,
     seeds: u32,
+    memory: Option<u64>,
     observer: &dyn BuildObserver,
 ) -> Result<LayerReport, BuildError> {
     let kind = set.kind();
@@ -179,12 +187,37 @@ pub fn build_layer(
     let started = Instant::now();
     let mut writer = LayerWriter::create(&path, kind, seeds, index.size())?;
     observer.layer_started(kind, seeds, index.size());
+    let plan = BlockPlan::new(index.size(), memory, rayon::current_num_threads());
+    let mut scratch_dir = path.as_os_str().to_owned();
+    scratch_dir.push(".work");
+    let scratch = Scratch::new(PathBuf::from(scratch_dir));
     match kind.engine() {
-        Engine::Kalah(rules) => {
+        Engine::Kalah(rules) if memory.is_none_or(|m| acyclic_bytes(&index) <= m) => {
             solve_acyclic_layer(&rules, &index, &lower, writer.entries(), observer)
                 .map_err(BuildError::Memory)?;
         }
-        Engine::Oware(rules) => solve_layer(&rules, &index, &lower, writer.entries(), observer),
+        Engine::Kalah(rules) => {
+            solve_layer(
+                &rules,
+                &index,
+                &lower,
+                writer.entries(),
+                &plan,
+                scratch,
+                observer,
+            )?;
+        }
+        Engine::Oware(rules) => {
+            solve_layer(
+                &rules,
+                &index,
+                &lower,
+                writer.entries(),
+                &plan,
+                scratch,
+                observer,
+            )?;
+        }
     }
     let path = writer.finish()?;
     Ok(LayerReport {
@@ -193,203 +226,4 @@ pub fn build_layer(
         seconds: Some(started.elapsed().as_secs_f64()),
         path,
     })
-}
-
-/// The work pieces of a layer: `(first, end)` ranks.
-fn pieces(size: u64) -> impl ParallelIterator<Item = (u64, u64)> {
-    (0..size.div_ceil(PIECE))
-        .into_par_iter()
-        .map(move |p| (p * PIECE, ((p + 1) * PIECE).min(size)))
-}
-
-/// Fills `values` with the layer's values.
-fn solve_layer<R: Rules>(
-    rules: &R,
-    index: &LayerIndex,
-    lower: &Lower<'_>,
-    values: &[AtomicI8],
-    observer: &dyn BuildObserver,
-) {
-    let size = index.size();
-    let work: Vec<AtomicU8> = (0..size).map(|_| AtomicU8::new(0)).collect();
-    let layer = LayerState {
-        rules,
-        index,
-        values,
-        work: &work,
-        pending: AtomicBool::new(false),
-    };
-
-    pieces(size).for_each(|(first, end)| {
-        let mut boards = index.iter_from(first);
-        let mut exits = Vec::with_capacity(BATCH * 8);
-        let mut group = Vec::with_capacity(BATCH);
-        let mut i = first;
-        while i < end {
-            // Gather a group's moves, prefetching the lower-layer entries they read...
-            group.clear();
-            exits.clear();
-            for board in boards.by_ref().take((end - i).min(BATCH as u64) as usize) {
-                let from = exits.len();
-                let count = layer.init_moves(board, lower, &mut exits);
-                group.push((count, from..exits.len()));
-            }
-            // ...then read them.
-            for (count, range) in group.drain(..) {
-                let best = exits[range]
-                    .iter()
-                    .map(|e| e.value(lower))
-                    .max()
-                    .unwrap_or(i32::from(NO_EXIT));
-                work[i as usize].store(count, Relaxed);
-                values[i as usize].store(best as i8, Relaxed);
-                i += 1;
-            }
-        }
-        observer.advanced(end - first);
-    });
-
-    let n = index.seeds() as i8;
-    for t in (1..=n).rev() {
-        observer.phase(t as u32);
-        pieces(size).for_each(|(first, end)| {
-            let mut stack = Vec::new();
-            for i in first..end {
-                let w = work[i as usize].load(Relaxed);
-                if w & RESOLVED != 0 {
-                    continue;
-                }
-                let exit = values[i as usize].load(Relaxed);
-                if exit == t || (w & COUNT == 0 && exit == -t) {
-                    layer.resolve(i, exit, || index.unrank(i), &mut stack);
-                    layer.propagate(&mut stack, t);
-                }
-            }
-        });
-        while layer.pending.swap(false, Relaxed) {
-            pieces(size).for_each(|(first, end)| {
-                let mut stack = Vec::new();
-                for i in first..end {
-                    if work[i as usize].load(Relaxed) & PENDING != 0 {
-                        work[i as usize].fetch_and(!PENDING, Relaxed);
-                        stack.push((index.unrank(i), values[i as usize].load(Relaxed)));
-                        layer.propagate(&mut stack, t);
-                    }
-                }
-            });
-        }
-    }
-    // Unresolved: endless play, worth 0.
-    pieces(size).for_each(|(first, end)| {
-        for i in first..end {
-            if work[i as usize].load(Relaxed) & RESOLVED == 0 {
-                values[i as usize].store(0, Relaxed);
-            }
-        }
-    });
-}
-
-/// A layer being solved: its rules, index, values (best exits until resolved) and work bytes.
-struct LayerState<'a, R> {
-    rules: &'a R,
-    index: &'a LayerIndex,
-    values: &'a [AtomicI8],
-    work: &'a [AtomicU8],
-    pending: AtomicBool,
-}
-
-impl<R: Rules> LayerState<'_, R> {
-    /// Counts a position's moves that stay in the layer, and pushes onto `exits` the moves that
-    /// leave it (for a finished game, its final value), prefetching the entries they will read.
-    fn init_moves(&self, board: Board, lower: &Lower<'_>, exits: &mut Vec<Exit>) -> u8 {
-        let rules = self.rules;
-        let m = rules.pits();
-        let n = self.index.seeds();
-        let pos = Position::of_board(board);
-        let moves = rules.legal_moves(&pos);
-        if moves.is_empty() {
-            exits.push(Exit::Final(terminal_value(rules, &pos)));
-            return 0;
-        }
-        let mut count = 0u8;
-        for lane in moves.iter() {
-            let child = rules.play(&pos, lane);
-            let seeds = child.board.seeds(m);
-            let (gain, again) = pos.move_gain(&child);
-            if seeds == n {
-                count += 1; // within the layer, the other player to move
-                continue;
-            }
-            let sign = if again { 1 } else { -1 };
-            let layer = lower.layers[seeds as usize];
-            let rank = layer.index().rank(child.board);
-            layer.prefetch(rank);
-            exits.push(Exit::Lower {
-                seeds,
-                rank,
-                gain,
-                sign,
-            });
-        }
-        count
-    }
-
-    /// Marks position `i` resolved with `value` unless it already is, and queues its board
-    /// (`board()` gives it; callers that hold it need not unrank).
-    #[inline]
-    fn resolve(
-        &self,
-        i: u64,
-        value: i8,
-        board: impl FnOnce() -> Board,
-        stack: &mut Vec<(Board, i8)>,
-    ) {
-        if self.work[i as usize].fetch_or(RESOLVED, Relaxed) & RESOLVED != 0 {
-            return;
-        }
-        self.values[i as usize].store(value, Relaxed);
-        if stack.len() < STACK_CAP {
-            stack.push((board(), value));
-        } else {
-            self.work[i as usize].fetch_or(PENDING, Relaxed);
-            self.pending.store(true, Relaxed);
-        }
-    }
-
-    /// Informs the parents of every queued position (resolved as `+t` or `-t`) in phase `t`.
-    ///
-    /// Parents are random accesses into the layer: they are gathered for a batch of children and
-    /// prefetched before any is updated, so the cache misses overlap.
-    fn propagate(&self, stack: &mut Vec<(Board, i8)>, t: i8) {
-        let mut batch: Vec<(u64, Board, bool)> = Vec::with_capacity(BATCH * 16);
-        while !stack.is_empty() {
-            batch.clear();
-            for _ in 0..BATCH {
-                let Some((child, value)) = stack.pop() else {
-                    break;
-                };
-                for_each_parent(self.rules, self.index, child, |parent, _| {
-                    let q = self.index.rank(parent);
-                    prefetch(&self.work[q as usize]);
-                    prefetch(&self.values[q as usize]);
-                    batch.push((q, parent, value == -t));
-                });
-            }
-            for &(q, parent, child_lost) in &batch {
-                let w = &self.work[q as usize];
-                if w.load(Relaxed) & RESOLVED != 0 {
-                    continue;
-                }
-                if child_lost {
-                    self.resolve(q, t, || parent, stack);
-                } else {
-                    let before = w.fetch_sub(1, Relaxed);
-                    let exit = self.values[q as usize].load(Relaxed);
-                    if before & (COUNT | RESOLVED) == 1 && exit <= -t {
-                        self.resolve(q, -t, || parent, stack);
-                    }
-                }
-            }
-        }
-    }
 }

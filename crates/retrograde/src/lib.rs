@@ -40,7 +40,9 @@
 //! Counters and resolved flags are atomics; values are written once, by the thread that resolves.
 
 pub mod acyclic;
+pub mod blocks;
 pub mod build;
+pub mod phases;
 pub mod unmove;
 
 pub use build::{

@@ -101,7 +101,10 @@ fn value_iteration(game: Game, m: usize, max: u32) -> Vec<HashMap<Layout, i32>> 
 fn check(game: Game, m: usize, max: u32) {
     let dir = tempfile::tempdir().unwrap();
     let kind = TableKind { game, pits: m };
-    let options = BuildOptions { threads: Some(2) };
+    let options = BuildOptions {
+        threads: Some(2),
+        memory: None,
+    };
     build_layers(dir.path(), kind, max, options, &()).unwrap();
     let set = TableSet::new(dir.path(), kind);
     let expected = value_iteration(game, m, max);

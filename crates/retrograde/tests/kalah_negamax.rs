@@ -68,7 +68,10 @@ fn check(game: Game, m: usize, seeds: u32, samples: usize) {
         dir.path(),
         kind,
         seeds,
-        BuildOptions { threads: Some(2) },
+        BuildOptions {
+            threads: Some(2),
+            memory: None,
+        },
         &(),
     )
     .unwrap();

@@ -97,7 +97,17 @@ fn random_positions_against_full_tables() {
     for game in [GAMES[0], GAMES[3]] {
         let dir = tempfile::tempdir().unwrap();
         let kind = TableKind { game, pits: 6 };
-        build_layers(dir.path(), kind, 12, BuildOptions { threads: Some(2) }, &()).unwrap();
+        build_layers(
+            dir.path(),
+            kind,
+            12,
+            BuildOptions {
+                threads: Some(2),
+                memory: None,
+            },
+            &(),
+        )
+        .unwrap();
         let set = TableSet::new(dir.path(), kind);
         let mapped = Solver::new(kalah(game, 6), Some((&set, 5)), 16).unwrap();
         // The same search over the layers copied into memory.

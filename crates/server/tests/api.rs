@@ -28,7 +28,7 @@ fn server() -> &'static Server {
         }
         .mancala(granary::GameName::Oware, None)
         .unwrap();
-        granary::build(&tablebase, awari.kind(), 16, Some(2), &()).unwrap();
+        granary::build(&tablebase, awari.kind(), 16, Some(2), None, &()).unwrap();
         let kalah = granary::Setup {
             pits: Some(4),
             rules: Some("standard".into()),
@@ -36,7 +36,7 @@ fn server() -> &'static Server {
         }
         .mancala(granary::GameName::Kalah, None)
         .unwrap();
-        granary::build(&tablebase, kalah.kind(), 12, Some(2), &()).unwrap();
+        granary::build(&tablebase, kalah.kind(), 12, Some(2), None, &()).unwrap();
         let mut config = granary_server::Config::new(dir.path().to_path_buf());
         config.timeout = Duration::from_secs(30);
         Server {

@@ -91,7 +91,7 @@ fn the_page_shows_move_values_and_plays_a_click() {
     let dir = tempfile::tempdir().unwrap();
     let tablebase = granary::Tablebase::new(dir.path());
     let start = kalah("2,0,3,1/1,2,0,2 5-3 N");
-    granary::build(&tablebase, start.kind(), 12, Some(2), &()).unwrap();
+    granary::build(&tablebase, start.kind(), 12, Some(2), None, &()).unwrap();
 
     let port = free_port();
     let _driver = Driver(

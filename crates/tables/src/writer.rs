@@ -52,8 +52,12 @@ impl Drop for TempFile {
 }
 
 /// Reserves `len` bytes of disk for `file` (zero-filled). Where the filesystem cannot reserve
-/// (`fallocate` unsupported), writes the zeros instead, which reserves them as well.
-fn reserve(file: &File, len: u64) -> std::io::Result<()> {
+/// (`fallocate` unsupported), writes the zeros instead, which reserves them as well. `file` must
+/// be new and empty.
+///
+/// # Errors
+/// If the disk has no room ([`std::io::ErrorKind::StorageFull`]) or the file cannot be written.
+pub fn reserve(file: &File, len: u64) -> std::io::Result<()> {
     use fs4::FileExt;
     use std::io::Write;
     match file.allocate(len) {

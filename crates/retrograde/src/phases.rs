@@ -1,0 +1,391 @@
+//! Retrograde analysis of a layer by phases of falling magnitude (see the crate documentation),
+//! over the blocks of [`crate::blocks`]: positions inform their parents through un-moves, those
+//! in the block at once, those in other blocks by message.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
+
+use granary_index::LayerIndex;
+use granary_rules::{Board, Position, Rules};
+use granary_tables::prefetch;
+use granary_tables::probe::terminal_value;
+use rayon::prelude::*;
+
+use crate::PIECE;
+use crate::blocks::{
+    BlockPlan, LOCAL_MESSAGES, LOST, Outbox, Scratch, ScratchError, WorkBytes, WorkError,
+};
+use crate::build::{BuildObserver, Exit, Lower};
+use crate::unmove::for_each_parent;
+
+// The per-position work byte: in-layer moves not yet known to lead to a positive position, a
+// pending flag (resolved, not yet propagated) and the resolved flag.
+const COUNT: u8 = 0x0f;
+const PENDING: u8 = 0x40;
+const RESOLVED: u8 = 0x80;
+/// The best-exit byte of a position with no move leaving the layer.
+const NO_EXIT: i8 = i8::MIN;
+/// Children whose parents are gathered and prefetched together.
+const BATCH: usize = 32;
+/// Messages applied together (their entries prefetched first).
+const MESSAGE_CHUNK: usize = 1 << 12;
+
+/// Why a layer could not be solved.
+#[derive(Debug)]
+pub(crate) enum PhaseError {
+    Memory(std::io::Error),
+    Scratch(ScratchError),
+}
+
+impl From<ScratchError> for PhaseError {
+    fn from(e: ScratchError) -> Self {
+        PhaseError::Scratch(e)
+    }
+}
+
+/// The work pieces of a range of ranks: `(first, end)`.
+fn pieces(range: Range<u64>) -> impl ParallelIterator<Item = (u64, u64)> {
+    let Range { start, end } = range;
+    (0..(end - start).div_ceil(PIECE))
+        .into_par_iter()
+        .map(move |p| (start + p * PIECE, (start + (p + 1) * PIECE).min(end)))
+}
+
+/// Fills `values` (the layer file's entries) with the values of layer `index`, in the blocks
+/// of `plan`, with scratch files (if several blocks) in `scratch`.
+pub(crate) fn solve_layer<R: Rules>(
+    rules: &R,
+    index: &LayerIndex,
+    lower: &Lower<'_>,
+    values: &[AtomicI8],
+    plan: &BlockPlan,
+    mut scratch: Scratch,
+    observer: &dyn BuildObserver,
+) -> Result<(), PhaseError> {
+    let mut work = WorkBytes::new(plan, &mut scratch).map_err(|e| match e {
+        WorkError::Memory(e) => PhaseError::Memory(e),
+        WorkError::Scratch(e) => PhaseError::Scratch(e),
+    })?;
+    let outbox = Outbox::new(plan, scratch);
+    for b in 0..plan.count() {
+        let block = Block::new(rules, index, values, &work, plan, b, &outbox);
+        block.init(lower, observer);
+        work.save(plan, b)?;
+    }
+    let n = index.seeds() as i8;
+    for t in (1..=n).rev() {
+        observer.phase(t as u32);
+        // A pass over every block for the positions resolved by their exits, then over the
+        // blocks with messages until no block has any.
+        let mut first = true;
+        while first || outbox.any() {
+            for b in 0..plan.count() {
+                if !first && !outbox.has(b) {
+                    continue;
+                }
+                work.load(plan, b)?;
+                let block = Block::new(rules, index, values, &work, plan, b, &outbox);
+                if first {
+                    block.scan(t);
+                }
+                outbox.drain(b, |messages| block.apply(messages, t))?;
+                block.finish_pending(t);
+                outbox.check()?;
+                work.save(plan, b)?;
+            }
+            first = false;
+        }
+    }
+    // Unresolved: endless play, worth 0.
+    for b in 0..plan.count() {
+        work.load(plan, b)?;
+        let block = Block::new(rules, index, values, &work, plan, b, &outbox);
+        block.zero_unresolved();
+    }
+    Ok(())
+}
+
+/// One block of a layer being solved: its rules, index, values (best exits until resolved;
+/// the whole layer's) and work bytes (the block's).
+struct Block<'a, R> {
+    rules: &'a R,
+    index: &'a LayerIndex,
+    values: &'a [AtomicI8],
+    work: &'a [AtomicU8],
+    plan: &'a BlockPlan,
+    range: Range<u64>,
+    outbox: &'a Outbox,
+    /// Some position was resolved and left unpropagated (a thread's stack was full).
+    pending: AtomicBool,
+}
+
+/// What a thread carries through a pass: resolved positions to propagate, parents gathered for
+/// a batch, and messages for other blocks.
+#[derive(Default)]
+struct Local {
+    stack: Vec<(Board, i8)>,
+    batch: Vec<(u64, Board, bool)>,
+    messages: Vec<(u32, u32)>,
+}
+
+impl<'a, R: Rules> Block<'a, R> {
+    fn new(
+        rules: &'a R,
+        index: &'a LayerIndex,
+        values: &'a [AtomicI8],
+        work: &'a WorkBytes,
+        plan: &'a BlockPlan,
+        b: usize,
+        outbox: &'a Outbox,
+    ) -> Self {
+        Block {
+            rules,
+            index,
+            values,
+            work: work.entries(),
+            plan,
+            range: plan.range(b),
+            outbox,
+            pending: AtomicBool::new(false),
+        }
+    }
+
+    #[inline]
+    fn work(&self, rank: u64) -> &AtomicU8 {
+        &self.work[(rank - self.range.start) as usize]
+    }
+
+    /// The first pass: each position's count of moves within the layer (work byte) and best exit
+    /// (value byte).
+    fn init(&self, lower: &Lower<'_>, observer: &dyn BuildObserver) {
+        let index = self.index;
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            let mut boards = index.iter_from(first);
+            let mut exits = Vec::with_capacity(BATCH * 8);
+            let mut group = Vec::with_capacity(BATCH);
+            let mut i = first;
+            while i < end {
+                // Gather a group's moves, prefetching the lower-layer entries they read...
+                group.clear();
+                exits.clear();
+                for board in boards.by_ref().take((end - i).min(BATCH as u64) as usize) {
+                    let from = exits.len();
+                    let count = self.init_moves(board, lower, &mut exits);
+                    group.push((count, from..exits.len()));
+                }
+                // ...then read them.
+                for (count, range) in group.drain(..) {
+                    let best = exits[range]
+                        .iter()
+                        .map(|e| e.value(lower))
+                        .max()
+                        .unwrap_or(i32::from(NO_EXIT));
+                    self.work(i).store(count, Relaxed);
+                    self.values[i as usize].store(best as i8, Relaxed);
+                    i += 1;
+                }
+            }
+            observer.advanced(end - first);
+        });
+    }
+
+    /// Counts a position's moves that stay in the layer, and pushes onto `exits` the moves that
+    /// leave it (for a finished game, its final value), prefetching the entries they will read.
+    fn init_moves(&self, board: Board, lower: &Lower<'_>, exits: &mut Vec<Exit>) -> u8 {
+        let rules = self.rules;
+        let m = rules.pits();
+        let n = self.index.seeds();
+        let pos = Position::of_board(board);
+        let moves = rules.legal_moves(&pos);
+        if moves.is_empty() {
+            exits.push(Exit::Final(terminal_value(rules, &pos)));
+            return 0;
+        }
+        let mut count = 0u8;
+        for lane in moves.iter() {
+            let child = rules.play(&pos, lane);
+            let seeds = child.board.seeds(m);
+            let (gain, again) = pos.move_gain(&child);
+            if seeds == n {
+                count += 1; // within the layer, the other player to move
+                continue;
+            }
+            let sign = if again { 1 } else { -1 };
+            let layer = lower.layers[seeds as usize];
+            let rank = layer.index().rank(child.board);
+            layer.prefetch(rank);
+            exits.push(Exit::Lower {
+                seeds,
+                rank,
+                gain,
+                sign,
+            });
+        }
+        count
+    }
+
+    /// Phase `t`'s scan: the positions its exits resolve (best exit `t`, or `-t` with every move
+    /// within the layer known to lead to a positive position), and their propagation.
+    fn scan(&self, t: i8) {
+        pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
+            for i in first..end {
+                let w = self.work(i).load(Relaxed);
+                if w & RESOLVED != 0 {
+                    continue;
+                }
+                let exit = self.values[i as usize].load(Relaxed);
+                if exit == t || (w & COUNT == 0 && exit == -t) {
+                    self.resolve(i, exit, || self.index.unrank(i), &mut local.stack);
+                    self.propagate(local, t);
+                }
+            }
+            self.outbox.deliver(&mut local.messages);
+        });
+    }
+
+    /// Applies messages from other blocks (see [`crate::blocks`]) and propagates what they
+    /// resolve.
+    fn apply(&self, messages: &[u32], t: i8) {
+        messages
+            .par_chunks(MESSAGE_CHUNK)
+            .for_each_init(Local::default, |local, chunk| {
+                for &m in chunk {
+                    let q = self.range.start + u64::from(m & !LOST);
+                    prefetch(self.work(q));
+                    prefetch(&self.values[q as usize]);
+                }
+                for &m in chunk {
+                    let q = self.range.start + u64::from(m & !LOST);
+                    self.inform(
+                        q,
+                        || self.index.unrank(q),
+                        m & LOST != 0,
+                        t,
+                        &mut local.stack,
+                    );
+                    if local.stack.len() >= BATCH {
+                        self.propagate(local, t);
+                    }
+                }
+                self.propagate(local, t);
+                self.outbox.deliver(&mut local.messages);
+            });
+    }
+
+    /// Propagates the positions left pending (resolved when a stack was full), until none is.
+    fn finish_pending(&self, t: i8) {
+        while self.pending.swap(false, Relaxed) {
+            pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
+                for i in first..end {
+                    if self.work(i).load(Relaxed) & PENDING != 0 {
+                        self.work(i).fetch_and(!PENDING, Relaxed);
+                        local
+                            .stack
+                            .push((self.index.unrank(i), self.values[i as usize].load(Relaxed)));
+                        self.propagate(local, t);
+                    }
+                }
+                self.outbox.deliver(&mut local.messages);
+            });
+        }
+    }
+
+    /// What is still unresolved after the last phase is worth 0.
+    fn zero_unresolved(&self) {
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            for i in first..end {
+                if self.work(i).load(Relaxed) & RESOLVED == 0 {
+                    self.values[i as usize].store(0, Relaxed);
+                }
+            }
+        });
+    }
+
+    /// Marks position `i` resolved with `value` unless it already is, and queues its board
+    /// (`board()` gives it; callers that hold it need not unrank).
+    #[inline]
+    fn resolve(
+        &self,
+        i: u64,
+        value: i8,
+        board: impl FnOnce() -> Board,
+        stack: &mut Vec<(Board, i8)>,
+    ) {
+        if self.work(i).fetch_or(RESOLVED, Relaxed) & RESOLVED != 0 {
+            return;
+        }
+        self.values[i as usize].store(value, Relaxed);
+        if stack.len() < self.plan.stack {
+            stack.push((board(), value));
+        } else {
+            self.work(i).fetch_or(PENDING, Relaxed);
+            self.pending.store(true, Relaxed);
+        }
+    }
+
+    /// Tells parent `q` (in this block) that a child resolved in phase `t` was lost (the parent
+    /// is won: `+t`) or won (one move fewer to refute; when none is left and its exits allow,
+    /// the parent is lost: `-t`).
+    #[inline]
+    fn inform(
+        &self,
+        q: u64,
+        parent: impl FnOnce() -> Board,
+        child_lost: bool,
+        t: i8,
+        stack: &mut Vec<(Board, i8)>,
+    ) {
+        let w = self.work(q);
+        if w.load(Relaxed) & RESOLVED != 0 {
+            return;
+        }
+        if child_lost {
+            self.resolve(q, t, parent, stack);
+        } else {
+            let before = w.fetch_sub(1, Relaxed);
+            let exit = self.values[q as usize].load(Relaxed);
+            if before & (COUNT | RESOLVED) == 1 && exit <= -t {
+                self.resolve(q, -t, parent, stack);
+            }
+        }
+    }
+
+    /// Informs the parents of every queued position (resolved as `+t` or `-t`) in phase `t`:
+    /// those in this block now, the others by message.
+    ///
+    /// Parents are random accesses into the block: they are gathered for a batch of children and
+    /// prefetched before any is updated, so the cache misses overlap.
+    fn propagate(&self, local: &mut Local, t: i8) {
+        let Local {
+            stack,
+            batch,
+            messages,
+        } = local;
+        while !stack.is_empty() {
+            batch.clear();
+            for _ in 0..BATCH {
+                let Some((child, value)) = stack.pop() else {
+                    break;
+                };
+                let lost = value == -t;
+                for_each_parent(self.rules, self.index, child, |parent, _| {
+                    let q = self.index.rank(parent);
+                    if self.range.contains(&q) {
+                        prefetch(self.work(q));
+                        prefetch(&self.values[q as usize]);
+                        batch.push((q, parent, lost));
+                    } else {
+                        let (b, offset) = self.plan.locate(q);
+                        messages.push((b as u32, offset | if lost { LOST } else { 0 }));
+                    }
+                });
+            }
+            for &(q, parent, child_lost) in batch.iter() {
+                self.inform(q, || parent, child_lost, t, stack);
+            }
+            if messages.len() >= LOCAL_MESSAGES {
+                self.outbox.deliver(messages);
+            }
+        }
+    }
+}
