@@ -134,6 +134,27 @@ fn bad_input_is_one_line_and_exit_2() {
     assert!(error(&["show", "oware", "--rules", "empty"]).contains("not a oware rule set"));
     assert!(error(&["show", "oware", "--sweep", "owner"]).contains("kalah option"));
     assert!(error(&["show", "chess"]).contains("chess"));
+    let d = tempfile::tempdir().unwrap();
+    let dir = d.path().to_str().unwrap();
+    let build = |memory: &str| {
+        error(&[
+            "build",
+            "kalah",
+            "--max-seeds",
+            "2",
+            "--dir",
+            dir,
+            "--memory",
+            memory,
+        ])
+    };
+    assert!(build("12x").contains("`12x` is not a size"));
+    assert!(build("99999999999T").contains("not a size"));
+    assert!(build("100K").contains("at least 1M"));
+    assert!(
+        std::fs::read_dir(d.path()).unwrap().next().is_none(),
+        "nothing written"
+    );
 }
 
 #[test]

@@ -123,7 +123,10 @@ pub(crate) struct Scratch {
 }
 
 impl Scratch {
+    /// Scratch files under `dir`, made when first needed. Whatever `dir` holds is left from a
+    /// build that was killed (the table set's write lock keeps other builds out): removed.
     pub(crate) fn new(dir: PathBuf) -> Scratch {
+        let _ = std::fs::remove_dir_all(&dir);
         Scratch { dir, made: false }
     }
 
