@@ -18,9 +18,16 @@ use crate::blocks::{
 use crate::build::{BuildObserver, Exit, Lower};
 use crate::unmove::for_each_parent;
 
-// The per-position work byte: in-layer moves not yet known to lead to a positive position, a
-// pending flag (resolved, not yet propagated) and the resolved flag.
+// The per-position work byte:
+//
+//   bit   7         6         5          4   3..0
+//         RESOLVED  PENDING   EXIT_LOW   -   COUNT
+//
+// COUNT: in-layer moves not yet known to lead to a positive position; PENDING: resolved, not yet
+// propagated; EXIT_LOW: the best exit is at most `-t` (set by phase `t`'s scan, and true in every
+// later phase), so that a parent whose last move is refuted needs no read of its value byte.
 const COUNT: u8 = 0x0f;
+const EXIT_LOW: u8 = 0x20;
 const PENDING: u8 = 0x40;
 const RESOLVED: u8 = 0x80;
 /// The best-exit byte of a position with no move leaving the layer.
@@ -224,8 +231,13 @@ impl<'a, R: Rules> Block<'a, R> {
         count
     }
 
-    /// Phase `t`'s scan: the positions its exits resolve (best exit `t`, or `-t` with every move
-    /// within the layer known to lead to a positive position), and their propagation.
+    /// Phase `t`'s scan: the positions its exits resolve (best exit `t`, or at most `-t` with
+    /// every move within the layer known to lead to a positive position: `-t`), and their
+    /// propagation; marks `EXIT_LOW` where the best exit is at most `-t`.
+    ///
+    /// The mark and the last refutation of a position's moves may come from two threads: each is
+    /// an atomic read-modify-write of the work byte, and whichever comes second sees the other
+    /// and resolves the position.
     fn scan(&self, t: i8) {
         pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
             for i in first..end {
@@ -234,10 +246,23 @@ impl<'a, R: Rules> Block<'a, R> {
                     continue;
                 }
                 let exit = self.values[i as usize].load(Relaxed);
-                if exit == t || (w & COUNT == 0 && exit == -t) {
-                    self.resolve(i, exit, || self.index.unrank(i), &mut local.stack);
-                    self.propagate(local, t);
-                }
+                let value = if exit == t {
+                    t
+                } else if exit <= -t {
+                    let w = if w & EXIT_LOW == 0 {
+                        self.work(i).fetch_or(EXIT_LOW, Relaxed)
+                    } else {
+                        w
+                    };
+                    if w & COUNT != 0 {
+                        continue;
+                    }
+                    -t
+                } else {
+                    continue;
+                };
+                self.resolve(i, value, || self.index.unrank(i), &mut local.stack);
+                self.propagate(local, t);
             }
             self.outbox.deliver(&mut local.messages);
         });
@@ -252,7 +277,9 @@ impl<'a, R: Rules> Block<'a, R> {
                 for &m in chunk {
                     let q = self.range.start + u64::from(m & !LOST);
                     prefetch(self.work(q));
-                    prefetch(&self.values[q as usize]);
+                    if m & LOST != 0 {
+                        prefetch(&self.values[q as usize]);
+                    }
                 }
                 for &m in chunk {
                     let q = self.range.start + u64::from(m & !LOST);
@@ -324,8 +351,9 @@ impl<'a, R: Rules> Block<'a, R> {
     }
 
     /// Tells parent `q` (in this block) that a child resolved in phase `t` was lost (the parent
-    /// is won: `+t`) or won (one move fewer to refute; when none is left and its exits allow,
-    /// the parent is lost: `-t`).
+    /// is won: `+t`) or won (one move fewer to refute; when none is left and its best exit is at
+    /// most `-t`, `EXIT_LOW`, the parent is lost: `-t`; if the scan has not marked it yet, the
+    /// scan resolves it).
     #[inline]
     fn inform(
         &self,
@@ -343,8 +371,7 @@ impl<'a, R: Rules> Block<'a, R> {
             self.resolve(q, t, parent, stack);
         } else {
             let before = w.fetch_sub(1, Relaxed);
-            let exit = self.values[q as usize].load(Relaxed);
-            if before & (COUNT | RESOLVED) == 1 && exit <= -t {
+            if before & (COUNT | RESOLVED) == 1 && before & EXIT_LOW != 0 {
                 self.resolve(q, -t, parent, stack);
             }
         }
@@ -372,7 +399,9 @@ impl<'a, R: Rules> Block<'a, R> {
                     let q = self.index.rank(parent);
                     if self.range.contains(&q) {
                         prefetch(self.work(q));
-                        prefetch(&self.values[q as usize]);
+                        if lost {
+                            prefetch(&self.values[q as usize]);
+                        }
                         batch.push((q, parent, lost));
                     } else {
                         let (b, offset) = self.plan.locate(q);

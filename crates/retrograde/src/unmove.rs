@@ -57,11 +57,10 @@ pub fn for_each_parent<R: Rules>(
                 continue;
             }
             let pos = Position::of_board(board);
-            if !rules.is_legal(&pos, origin) {
-                continue;
-            }
-            let after = rules.play(&pos, origin);
-            if after.to_move != Side::South && after.board == child {
+            if let Some(after) = rules.play_if_legal(&pos, origin)
+                && after.to_move != Side::South
+                && after.board == child
+            {
                 parent(board, origin);
             }
         }

@@ -115,6 +115,22 @@ impl Rules for Oware {
         }
     }
 
+    /// An awari move that leaves the opponent seeds is legal whatever the others do: the move
+    /// is played once, and the others only when it starves the opponent.
+    #[inline]
+    fn play_if_legal(&self, pos: &Position, lane: usize) -> Option<Position> {
+        let m = self.pits;
+        if lane >= m || pos.board.pit(lane) == 0 {
+            return None;
+        }
+        if self.rules == OwareRules::Awari && !(self.majority_ends && self.has_majority(pos)) {
+            let after = self.play(pos, lane);
+            return (after.board.mover_lanes(m) != 0 || self.legal_moves(pos).contains(lane))
+                .then_some(after);
+        }
+        self.is_legal(pos, lane).then(|| self.play(pos, lane))
+    }
+
     #[inline]
     fn play(&self, pos: &Position, lane: usize) -> Position {
         let m = self.pits;

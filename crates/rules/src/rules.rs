@@ -85,6 +85,12 @@ pub trait Rules: Sync {
     /// The position after the mover sows lane `lane`, which must be a legal move.
     fn play(&self, pos: &Position, lane: usize) -> Position;
 
+    /// The position after sowing lane `lane` if that is a legal move: `is_legal` then `play`,
+    /// sharing their work where the rules allow (undoing moves asks this of every candidate).
+    fn play_if_legal(&self, pos: &Position, lane: usize) -> Option<Position> {
+        self.is_legal(pos, lane).then(|| self.play(pos, lane))
+    }
+
     /// `Some` when the game is over, with the final stores.
     fn outcome(&self, pos: &Position) -> Option<Outcome>;
 

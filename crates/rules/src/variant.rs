@@ -218,6 +218,13 @@ impl Rules for Engine {
         }
     }
 
+    fn play_if_legal(&self, pos: &Position, lane: usize) -> Option<Position> {
+        match self {
+            Engine::Kalah(r) => r.play_if_legal(pos, lane),
+            Engine::Oware(r) => r.play_if_legal(pos, lane),
+        }
+    }
+
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
         match self {
             Engine::Kalah(r) => r.outcome(pos),

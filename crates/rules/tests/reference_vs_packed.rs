@@ -91,6 +91,14 @@ fn check_game(
             reference.outcome(&ref_pos),
             "{variant} ply {ply} {ref_pos:?}"
         );
+        // Every lane, legal or not: `play_if_legal` is `is_legal` then `play`.
+        for lane in 0..m + 1 {
+            assert_eq!(
+                engine.play_if_legal(&pos, lane),
+                legal.contains(&lane).then(|| engine.play(&pos, lane)),
+                "{variant} ply {ply} lane {lane} {ref_pos:?}"
+            );
+        }
         if legal.is_empty() {
             return;
         }
