@@ -23,10 +23,11 @@
 //! the work bytes stay in memory for the whole build.
 //!
 //! # Memory
-//! A budget of `M` bytes gives blocks of `M / 2` work bytes, `M / 4` bytes of buffered messages
-//! and `M / 8` bytes of resolved positions waiting on the threads' stacks; the rest, and the
-//! threads' own buffers ([`LOCAL_MESSAGES`] messages, the un-move batches), is a constant of
-//! about a megabyte a thread.
+//! A budget of `M` bytes gives blocks of `M / 2` work bytes, `M / 8` bytes of buffered messages
+//! (up to twice that with the slack of growing buffers) and `M / 16` bytes of resolved positions
+//! waiting on the threads' stacks; the rest, and the buffers of fixed size (a thread's
+//! [`LOCAL_MESSAGES`] messages and un-move batches, 256 KiB to read or write a scratch file),
+//! is a constant of about a megabyte.
 
 use std::fs::File;
 use std::io::{Read, Seek, Write};
@@ -44,6 +45,8 @@ const MAX_BLOCK: u64 = 1 << 31;
 pub const LOCAL_MESSAGES: usize = 1 << 14;
 /// The top bit of a message: the child was lost, so the parent is won.
 pub(crate) const LOST: u32 = 1 << 31;
+/// Messages read from (and written to) a scratch file at once.
+const READ_CHUNK: usize = 1 << 16;
 /// Bytes a resolved position takes on a thread's stack.
 const STACK_ENTRY: u64 = 32;
 
@@ -76,7 +79,8 @@ impl BlockPlan {
                 stack: FREE_STACK,
             };
         };
-        let stack = (budget / 8 / threads.max(1) as u64 / STACK_ENTRY).clamp(64, FREE_STACK as u64);
+        let stack =
+            (budget / 16 / threads.max(1) as u64 / STACK_ENTRY).clamp(64, FREE_STACK as u64);
         if size <= budget / 2 {
             return BlockPlan {
                 size,
@@ -89,7 +93,7 @@ impl BlockPlan {
         BlockPlan {
             size,
             block,
-            messages: ((budget / 4 / 4) as usize).max(LOCAL_MESSAGES),
+            messages: ((budget / 8 / 4) as usize).max(LOCAL_MESSAGES),
             stack: stack as usize,
         }
     }
@@ -311,8 +315,12 @@ impl Outbox {
                 files[b] = Some(scratch.file(&format!("messages-{b}")).map_err(at(&dir))?);
             }
             let (file, path) = files[b].as_mut().expect("just made");
-            let bytes: Vec<u8> = messages.iter().flat_map(|m| m.to_le_bytes()).collect();
-            file.write_all(&bytes).map_err(at(path))?;
+            let mut bytes = Vec::with_capacity(4 * READ_CHUNK);
+            for chunk in messages.chunks(READ_CHUNK) {
+                bytes.clear();
+                bytes.extend(chunk.iter().flat_map(|m| m.to_le_bytes()));
+                file.write_all(&bytes).map_err(at(path))?;
+            }
             self.spilled[b].fetch_add(messages.len() as u64, Relaxed);
         }
         Ok(())
@@ -346,15 +354,15 @@ impl Outbox {
     ) -> Result<(), ScratchError> {
         // The buffered messages first: a spill while the file is read (messages to other
         // blocks) must find none for `b`, or it would open `b`'s file anew.
+        // They stay counted until applied, so that other blocks' buffers spill sooner meanwhile.
         let buffered = std::mem::take(&mut *self.memory[b].lock().expect("outbox lock"));
-        self.buffered.fetch_sub(buffered.len(), Relaxed);
         if self.spilled[b].swap(0, Relaxed) > 0 {
             let taken = self.files.lock().expect("files lock")[b].take();
             if let Some((mut file, path)) = taken {
                 file.flush().map_err(at(&path))?;
                 file.rewind().map_err(at(&path))?;
                 let mut reader = std::io::BufReader::with_capacity(1 << 16, &file);
-                let chunk = self.cap.clamp(LOCAL_MESSAGES, 1 << 24);
+                let chunk = READ_CHUNK;
                 let mut bytes = vec![0u8; chunk * 4];
                 let mut messages = Vec::with_capacity(chunk);
                 loop {
@@ -379,6 +387,7 @@ impl Outbox {
         if !buffered.is_empty() {
             apply(&buffered);
         }
+        self.buffered.fetch_sub(buffered.len(), Relaxed);
         Ok(())
     }
 }

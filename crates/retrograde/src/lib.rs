@@ -38,6 +38,16 @@
 //! # Parallelism
 //! The index range is cut into work pieces of [`PIECE`] positions that rayon's threads claim.
 //! Counters and resolved flags are atomics; values are written once, by the thread that resolves.
+//!
+//! # Memory
+//! A build may be given a budget for its own memory ([`BuildOptions::memory`]): a layer whose
+//! work does not fit is solved in blocks of its index range, parents in other blocks informed by
+//! messages kept in scratch files ([`blocks`]), to the same bytes. Kalah layers that fit are
+//! solved in order of potential ([`acyclic`]); the others by the phases ([`phases`]).
+//!
+//! Modules: [`build`] (choosing the builder, writing files), [`phases`] (the phases over blocks),
+//! [`blocks`] (blocks, scratch files, messages), [`acyclic`] (Kalah in order of potential),
+//! [`unmove`] (parents of a position).
 
 pub mod acyclic;
 pub mod blocks;
