@@ -7,7 +7,9 @@
 //! and a `k` whose increments `x` can pay for, with no seed sown into a store. `add(i, k)` grows
 //! lane by lane with `k`, so `k` stops at the first count `x` cannot pay. Each candidate is then
 //! confirmed by playing the move forward (legality, no capture, same child), so the rules live in
-//! one place: the forward move generator.
+//! one place: the forward move generator; where the rules can tell from the last seed that a
+//! sowing captures nothing and is legal ([`Rules::quiet_sowing`]), the move is not played (builds
+//! with debug assertions play it anyway and compare).
 
 use granary_index::LayerIndex;
 use granary_rules::{Board, Position, Rules, Side};
@@ -57,10 +59,21 @@ pub fn for_each_parent<R: Rules>(
                 continue;
             }
             let pos = Position::of_board(board);
-            if let Some(after) = rules.play_if_legal(&pos, origin)
-                && after.to_move != Side::South
-                && after.board == child
-            {
+            let played = || {
+                rules
+                    .play_if_legal(&pos, origin)
+                    .is_some_and(|after| after.to_move != Side::South && after.board == child)
+            };
+            // The sowing leaves `x` by construction: where the rules can tell that it captures
+            // nothing and is legal, the move need not be played (checked under debug assertions).
+            let is_parent = match rules.quiet_sowing(&pos, origin, x, usize::from(sowing.last)) {
+                Some(quiet) => {
+                    debug_assert_eq!(quiet, played(), "{board:?} lane {origin}");
+                    quiet
+                }
+                None => played(),
+            };
+            if is_parent {
                 parent(board, origin);
             }
         }

@@ -3,7 +3,7 @@
 //!
 //! Rules: seed documents 000_* and 002_*, Romein & Bal (2002); `docs/rules/oware.md`.
 
-use crate::board::{lanes_mask, nonzero_bytes};
+use crate::board::{Board, lanes_mask, nonzero_bytes};
 use crate::position::Position;
 use crate::rules::{End, MoveSet, Outcome, Rules};
 use crate::sowing::{Ring, SowTable};
@@ -129,6 +129,24 @@ impl Rules for Oware {
                 .then_some(after);
         }
         self.is_legal(pos, lane).then(|| self.play(pos, lane))
+    }
+
+    /// A last seed in the mover's row, or in an opponent's pit that does not end with 2 or 3,
+    /// captures nothing; legality then needs no other move unless the sowing starves the
+    /// opponent (awari).
+    #[inline]
+    fn quiet_sowing(&self, pos: &Position, lane: usize, sown: Board, last: usize) -> Option<bool> {
+        let m = self.pits;
+        if last >= m && matches!(sown.pit(last), 2 | 3) {
+            return None; // a capture, or a grand slam: play it
+        }
+        match self.rules {
+            OwareRules::Abapa => Some(self.is_legal(pos, lane)),
+            OwareRules::Awari if self.majority_ends && self.has_majority(pos) => Some(false),
+            OwareRules::Awari if lane >= m || pos.board.pit(lane) == 0 => Some(false),
+            OwareRules::Awari if sown.opponent_lanes(m) != 0 => Some(true),
+            OwareRules::Awari => None,
+        }
     }
 
     #[inline]

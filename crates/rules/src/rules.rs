@@ -1,5 +1,6 @@
 //! What every game's rules provide to search, tables, perft and the command line.
 
+use crate::board::Board;
 use crate::position::Position;
 use crate::sowing::SowTable;
 
@@ -89,6 +90,16 @@ pub trait Rules: Sync {
     /// sharing their work where the rules allow (undoing moves asks this of every candidate).
     fn play_if_legal(&self, pos: &Position, lane: usize) -> Option<Position> {
         self.is_legal(pos, lane).then(|| self.play(pos, lane))
+    }
+
+    /// For undoing moves: whether sowing lane `lane` of `pos` is a legal move that captures
+    /// nothing, for a caller that knows the sowing alone (origin emptied, the sowing table's seeds
+    /// added) leaves the board `sown` with its last seed in lane `last`. The position after such a
+    /// move is `sown` with the turn passed. `None` when the rules cannot tell without playing it
+    /// (the default).
+    fn quiet_sowing(&self, pos: &Position, lane: usize, sown: Board, last: usize) -> Option<bool> {
+        let _ = (pos, lane, sown, last);
+        None
     }
 
     /// `Some` when the game is over, with the final stores.

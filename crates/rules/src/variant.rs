@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::board::{MAX_PITS, MAX_SEEDS};
+use crate::board::{Board, MAX_PITS, MAX_SEEDS};
 use crate::kalah::{Capture, Kalah, Sweep};
 use crate::oware::{Oware, OwareRules};
 use crate::position::Position;
@@ -222,6 +222,13 @@ impl Rules for Engine {
         match self {
             Engine::Kalah(r) => r.play_if_legal(pos, lane),
             Engine::Oware(r) => r.play_if_legal(pos, lane),
+        }
+    }
+
+    fn quiet_sowing(&self, pos: &Position, lane: usize, sown: Board, last: usize) -> Option<bool> {
+        match self {
+            Engine::Kalah(r) => r.quiet_sowing(pos, lane, sown, last),
+            Engine::Oware(r) => r.quiet_sowing(pos, lane, sown, last),
         }
     }
 
