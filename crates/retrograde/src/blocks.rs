@@ -209,22 +209,17 @@ impl WorkBytes {
         unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<AtomicU8>(), self.len) }
     }
 
-    fn bytes_mut(&mut self) -> &mut [u8] {
-        // SAFETY: as in `entries`; `&mut self` means no shared view of the bytes is alive.
-        unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr(), self.len) }
-    }
-
     /// Loads block `b` from the file (nothing to do with a single block).
     pub(crate) fn load(&mut self, plan: &BlockPlan, b: usize) -> Result<(), ScratchError> {
         let range = plan.range(b);
         let n = (range.end - range.start) as usize;
-        let Some((file, path)) = self.file.take() else {
+        let Some((file, path)) = &self.file else {
             return Ok(());
         };
-        let result = file.read_exact_at(&mut self.bytes_mut()[..n], range.start);
-        self.file = Some((file, path));
-        let (_, path) = self.file.as_ref().expect("just put back");
-        result.map_err(at(path))
+        // SAFETY: the first `n <= len` bytes of the mapping (as in `entries`); `&mut self` means
+        // no view of them from `entries` is alive.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr(), n) };
+        file.read_exact_at(bytes, range.start).map_err(at(path))
     }
 
     /// Saves block `b` to the file (nothing to do with a single block).
@@ -361,12 +356,10 @@ impl Outbox {
             if let Some((mut file, path)) = taken {
                 file.flush().map_err(at(&path))?;
                 file.rewind().map_err(at(&path))?;
-                let mut reader = std::io::BufReader::with_capacity(1 << 16, &file);
-                let chunk = READ_CHUNK;
-                let mut bytes = vec![0u8; chunk * 4];
-                let mut messages = Vec::with_capacity(chunk);
+                let mut bytes = vec![0u8; READ_CHUNK * 4];
+                let mut messages = Vec::with_capacity(READ_CHUNK);
                 loop {
-                    let n = read_full(&mut reader, &mut bytes).map_err(at(&path))?;
+                    let n = read_full(&mut &file, &mut bytes).map_err(at(&path))?;
                     if n == 0 {
                         break;
                     }
@@ -378,7 +371,6 @@ impl Outbox {
                     );
                     apply(&messages);
                 }
-                drop(reader);
                 file.set_len(0).map_err(at(&path))?;
                 file.rewind().map_err(at(&path))?;
                 self.files.lock().expect("files lock")[b] = Some((file, path));
