@@ -13,16 +13,34 @@ pub fn run(args: &BuildArgs) -> CliResult {
         )));
     }
     let tablebase = args.dir.tablebase();
-    let terminal = Terminal::for_build(args.quiet);
-    let report = granary::build(
+    #[cfg(feature = "mpi")]
+    let cluster = granary::cluster::Cluster::init()?;
+    #[cfg(feature = "mpi")]
+    let peers: &dyn granary::Peers = &cluster;
+    #[cfg(not(feature = "mpi"))]
+    let peers: &dyn granary::Peers = &granary::Solo;
+    // Rank 0 speaks for the job.
+    let quiet = args.quiet || peers.rank() != 0;
+    let terminal = Terminal::for_build(quiet);
+    let report = granary::build_on(
         &tablebase,
         kind,
         args.max_seeds,
         args.threads,
         args.memory,
         &terminal,
-    )?;
-    if !args.quiet {
+        peers,
+    );
+    #[cfg(feature = "mpi")]
+    if let Err(err) = &report
+        && peers.size() > 1
+    {
+        // The other ranks wait for this one in their next exchange: end them all.
+        eprintln!("granary: error: rank {}: {err}", peers.rank());
+        cluster.abort(2);
+    }
+    let report = report?;
+    if !quiet {
         let mut memory = peak_memory().map_or(String::new(), |b| {
             format!(", peak memory {:.2} GiB", b as f64 / f64::from(1 << 30))
         });

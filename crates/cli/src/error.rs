@@ -33,3 +33,6 @@ from_display!(
 );
 
 pub type CliResult = Result<(), CliError>;
+
+#[cfg(feature = "mpi")]
+from_display!(granary::cluster::ClusterError);

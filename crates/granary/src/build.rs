@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use granary_retrograde::{BuildOptions, build_layers};
+use granary_retrograde::{BuildOptions, Peers, Solo, build_layers_on};
 use granary_tables::TableKind;
 use serde::Serialize;
 
@@ -85,11 +85,33 @@ pub fn build(
     memory: Option<u64>,
     observer: &dyn Observer,
 ) -> Result<BuildReport, BuildError> {
+    build_on(tablebase, kind, max_seeds, threads, memory, observer, &Solo)
+}
+
+/// [`build`] by the ranks of a distributed build (each rank calls it with the same arguments;
+/// `peers` is a [`crate::cluster::Cluster`] under MPI): every layer is shared among the ranks
+/// and the files are the same as [`build`]'s, byte for byte. The table directory must be on a
+/// filesystem every rank sees. `memory` is each rank's; by default the planner's share of this
+/// machine for each of its ranks.
+///
+/// # Errors
+/// As [`build`]. A rank that returns an error leaves the others waiting for it: the caller
+/// ends the job (`Cluster::abort`).
+pub fn build_on(
+    tablebase: &Tablebase,
+    kind: TableKind,
+    max_seeds: u32,
+    threads: Option<usize>,
+    memory: Option<u64>,
+    observer: &dyn Observer,
+    peers: &dyn Peers,
+) -> Result<BuildReport, BuildError> {
     if max_seeds > granary_index::MAX_LAYER_SEEDS {
         return Err(BuildError::TooManySeeds(max_seeds));
     }
     let machine = Machine::detect(tablebase.root());
-    let memory = memory.unwrap_or_else(|| crate::plan::build_memory(&machine));
+    let memory = memory
+        .unwrap_or_else(|| crate::plan::build_memory(&machine) / peers.local_size().max(1) as u64);
     let needed = missing_bytes(tablebase, kind, max_seeds)
         .saturating_add(scratch_bytes(tablebase, kind, max_seeds, memory));
     let available = machine.free_disk;
@@ -106,7 +128,7 @@ pub fn build(
         observer,
         kind: kind.name(),
     };
-    let reports = build_layers(
+    let reports = build_layers_on(
         tablebase.root(),
         kind,
         max_seeds,
@@ -115,6 +137,7 @@ pub fn build(
             memory: Some(memory),
         },
         &events,
+        peers,
     )?;
     Ok(BuildReport {
         tables: kind.name(),

@@ -65,6 +65,9 @@ pub enum BuildError {
     Memory(std::io::Error),
     #[error("{0}: free disk space, or give the build more --memory (fewer scratch files)")]
     Scratch(granary_retrograde::blocks::ScratchError),
+    /// The ranks of a distributed build do not see the same table directory.
+    #[error("{}: some ranks of the build see this layer and others do not: put the table directory on a filesystem every rank shares", path.display())]
+    Ranks { path: PathBuf },
 }
 
 impl From<granary_retrograde::BuildError> for BuildError {
@@ -74,6 +77,7 @@ impl From<granary_retrograde::BuildError> for BuildError {
             granary_retrograde::BuildError::Threads(e) => BuildError::Threads(e),
             granary_retrograde::BuildError::Memory(e) => BuildError::Memory(e),
             granary_retrograde::BuildError::Scratch(e) => BuildError::Scratch(e),
+            granary_retrograde::BuildError::Ranks { path } => BuildError::Ranks { path },
         }
     }
 }

@@ -73,6 +73,8 @@
 
 pub mod bao;
 pub mod build;
+#[cfg(feature = "mpi")]
+pub mod cluster;
 pub mod error;
 pub mod game;
 pub mod machine;
@@ -83,9 +85,10 @@ pub mod show;
 pub mod solve;
 pub mod tablebase;
 
-pub use build::{BuildReport, build, build_command};
+pub use build::{BuildReport, build, build_command, build_on};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
+pub use granary_retrograde::{Peers, Solo};
 pub use machine::Machine;
 pub use observer::{Event, Observer};
 pub use plan::{TableChoice, TablePlan};

@@ -61,6 +61,8 @@ pub struct BlockPlan {
     pub messages: usize,
     /// Resolved positions a thread keeps on its stack before it leaves them for a later scan.
     pub stack: usize,
+    /// The ranks of a distributed build ([`crate::peers`]) among which the blocks are shared.
+    pub ranks: usize,
 }
 
 /// The stack of a thread without a budget (`2^20` positions, 32 MiB).
@@ -77,6 +79,7 @@ impl BlockPlan {
                 block: size.max(1),
                 messages: 0,
                 stack: FREE_STACK,
+                ranks: 1,
             };
         };
         let stack =
@@ -87,6 +90,7 @@ impl BlockPlan {
                 block: size.max(1),
                 messages: 0,
                 stack: stack as usize,
+                ranks: 1,
             };
         }
         let block = (budget / 2 / PIECE * PIECE).clamp(PIECE, MAX_BLOCK);
@@ -95,7 +99,55 @@ impl BlockPlan {
             block,
             messages: ((budget / 8 / 4) as usize).max(LOCAL_MESSAGES),
             stack: stack as usize,
+            ranks: 1,
         }
+    }
+
+    /// The plan of [`BlockPlan::new`] for each of `ranks` processes, each within `budget`:
+    /// blocks no larger than a rank's share of the layer, so that every rank has some (unless
+    /// the layer has fewer than `ranks` work pieces).
+    #[must_use]
+    pub fn distributed(size: u64, budget: Option<u64>, threads: usize, ranks: usize) -> BlockPlan {
+        let ranks = ranks.max(1);
+        let mut plan = BlockPlan::new(size, budget, threads);
+        plan.ranks = ranks;
+        if ranks > 1 {
+            let share = size.div_ceil(ranks as u64).div_ceil(PIECE) * PIECE;
+            if share < plan.block {
+                plan.block = share.clamp(PIECE, MAX_BLOCK);
+                // Messages to other ranks' blocks: within the budget's share, or kept in memory.
+                plan.messages = budget.map_or(usize::MAX / 4, |b| {
+                    ((b / 8 / 4) as usize).max(LOCAL_MESSAGES)
+                });
+            }
+        }
+        plan
+    }
+
+    /// The blocks of rank `rank`: a contiguous share of them.
+    #[must_use]
+    pub fn owned(&self, rank: usize) -> Range<usize> {
+        let (count, ranks) = (self.count(), self.ranks);
+        count * rank / ranks..count * (rank + 1) / ranks
+    }
+
+    /// The rank that owns block `b`.
+    #[must_use]
+    pub fn owner(&self, b: usize) -> usize {
+        // The last rank whose share starts at or before `b`.
+        (0..self.ranks)
+            .rev()
+            .find(|&r| self.owned(r).start <= b && !self.owned(r).is_empty())
+            .unwrap_or(0)
+    }
+
+    /// The ranks (positions) of blocks `blocks`.
+    #[must_use]
+    pub fn span(&self, blocks: Range<usize>) -> Range<u64> {
+        if blocks.is_empty() {
+            return 0..0;
+        }
+        self.range(blocks.start).start..self.range(blocks.end - 1).end
     }
 
     /// How many blocks.
@@ -150,6 +202,51 @@ impl Scratch {
     }
 }
 
+impl Scratch {
+    /// A rank's values in a distributed build: `len` bytes in the scratch file `values`, its
+    /// space reserved before it is mapped (file-backed pages: they leave the budget free).
+    pub(crate) fn values(&mut self, len: u64) -> Result<RankValues, ScratchError> {
+        if len == 0 {
+            return Ok(RankValues { map: None });
+        }
+        let (file, path) = self.file("values").map_err(at(&self.dir))?;
+        granary_tables::writer::reserve(&file, len).map_err(at(&path))?;
+        let map = memmap2::MmapOptions::new()
+            .len(len as usize)
+            .map_raw(&file)
+            .map_err(at(&path))?;
+        Ok(RankValues { map: Some(map) })
+    }
+}
+
+/// The values of one rank's share of a layer (see [`Scratch::values`]).
+#[derive(Debug)]
+pub(crate) struct RankValues {
+    map: Option<memmap2::MmapRaw>,
+}
+
+impl RankValues {
+    /// The values, for threads to fill.
+    pub(crate) fn entries(&self) -> &[std::sync::atomic::AtomicI8] {
+        let Some(map) = &self.map else {
+            return &[];
+        };
+        // SAFETY: a shared, writable mapping of `len()` bytes of a file whose space is reserved
+        // (no SIGBUS for want of disk) and that only this process writes; it lives as long as
+        // `self`. `AtomicI8` has the size, alignment and bit validity of a byte.
+        unsafe { std::slice::from_raw_parts(map.as_mut_ptr().cast(), map.len()) }
+    }
+
+    /// The values as bytes, once no thread writes them.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        let Some(map) = &self.map else {
+            return &[];
+        };
+        // SAFETY: as in `entries`; read after the threads that wrote them have finished.
+        unsafe { std::slice::from_raw_parts(map.as_ptr(), map.len()) }
+    }
+}
+
 impl Drop for Scratch {
     fn drop(&mut self) {
         if self.made {
@@ -173,27 +270,35 @@ fn at(path: &Path) -> impl FnOnce(std::io::Error) -> ScratchError + '_ {
     }
 }
 
-/// The work bytes: the loaded block in memory, every block in a file when there are several.
+/// The work bytes: the loaded block in memory, every block of this process in a file when it
+/// has several.
 #[derive(Debug)]
 pub(crate) struct WorkBytes {
     map: memmap2::MmapRaw,
     len: usize,
-    file: Option<(File, PathBuf)>,
+    /// The file and the rank (position) of its first byte.
+    file: Option<(File, PathBuf, u64)>,
 }
 
 impl WorkBytes {
-    /// Memory for one block of `plan` (zeroed) and, for several blocks, a scratch file for all.
-    pub(crate) fn new(plan: &BlockPlan, scratch: &mut Scratch) -> Result<WorkBytes, WorkError> {
+    /// Memory for one block of `plan` (zeroed) and, for several blocks in `owned`, a scratch
+    /// file for them.
+    pub(crate) fn new(
+        plan: &BlockPlan,
+        owned: Range<usize>,
+        scratch: &mut Scratch,
+    ) -> Result<WorkBytes, WorkError> {
         let len = plan.block.min(plan.size) as usize;
         let map =
             memmap2::MmapRaw::from(granary_tables::huge_anon(len).map_err(WorkError::Memory)?);
-        let file = if plan.count() > 1 {
+        let file = if owned.len() > 1 {
+            let span = plan.span(owned);
             let (file, path) = scratch
                 .file("work")
                 .map_err(|e| WorkError::Scratch(at(&scratch.dir)(e)))?;
-            granary_tables::writer::reserve(&file, plan.size)
+            granary_tables::writer::reserve(&file, span.end - span.start)
                 .map_err(|e| WorkError::Scratch(at(&path)(e)))?;
-            Some((file, path))
+            Some((file, path, span.start))
         } else {
             None
         };
@@ -213,26 +318,28 @@ impl WorkBytes {
     pub(crate) fn load(&mut self, plan: &BlockPlan, b: usize) -> Result<(), ScratchError> {
         let range = plan.range(b);
         let n = (range.end - range.start) as usize;
-        let Some((file, path)) = &self.file else {
+        let Some((file, path, base)) = &self.file else {
             return Ok(());
         };
         // SAFETY: the first `n <= len` bytes of the mapping (as in `entries`); `&mut self` means
         // no view of them from `entries` is alive.
         let bytes = unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr(), n) };
-        file.read_exact_at(bytes, range.start).map_err(at(path))
+        file.read_exact_at(bytes, range.start - base)
+            .map_err(at(path))
     }
 
     /// Saves block `b` to the file (nothing to do with a single block).
     pub(crate) fn save(&self, plan: &BlockPlan, b: usize) -> Result<(), ScratchError> {
         let range = plan.range(b);
         let n = (range.end - range.start) as usize;
-        let Some((file, path)) = &self.file else {
+        let Some((file, path, base)) = &self.file else {
             return Ok(());
         };
         // SAFETY: the first `n <= len` bytes of the mapping, read while no thread writes them
         // (the passes over the block are finished when a block is saved).
         let bytes = unsafe { std::slice::from_raw_parts(self.map.as_ptr(), n) };
-        file.write_all_at(bytes, range.start).map_err(at(path))
+        file.write_all_at(bytes, range.start - base)
+            .map_err(at(path))
     }
 }
 
@@ -334,11 +441,6 @@ impl Outbox {
         self.spilled[b].load(Relaxed) > 0 || !self.memory[b].lock().expect("outbox lock").is_empty()
     }
 
-    /// Whether any block has messages waiting.
-    pub(crate) fn any(&self) -> bool {
-        (0..self.memory.len()).any(|b| self.has(b))
-    }
-
     /// Takes block `b`'s messages, in chunks of at most the buffer's share, and calls `apply`
     /// on each. Messages to `b` must not be delivered meanwhile (a block never messages
     /// itself).
@@ -427,6 +529,7 @@ mod tests {
             block: PIECE,
             messages: LOCAL_MESSAGES,
             stack: 64,
+            ranks: 1,
         };
         let outbox = Outbox::new(&plan, Scratch::new(dir.path().join("s")));
         let mut sent = vec![Vec::new(); 4];
@@ -441,7 +544,7 @@ mod tests {
             assert!(local.is_empty());
         }
         outbox.check().unwrap();
-        assert!(!outbox.has(0) && outbox.has(1) && outbox.any());
+        assert!(!outbox.has(0) && outbox.has(1));
         for (b, sent) in sent.iter_mut().enumerate() {
             let mut got = Vec::new();
             outbox.drain(b, |m| got.extend_from_slice(m)).unwrap();
@@ -449,7 +552,7 @@ mod tests {
             sent.sort_unstable();
             assert_eq!(&got, sent, "block {b}");
         }
-        assert!(!outbox.any());
+        assert!((0..4).all(|b| !outbox.has(b)));
     }
 
     #[test]
@@ -460,6 +563,7 @@ mod tests {
             block: PIECE,
             messages: LOCAL_MESSAGES,
             stack: 64,
+            ranks: 1,
         };
         let outbox = Outbox::new(&plan, Scratch::new(dir.path().join("s")));
         // Block 1: some in its file, some buffered.

@@ -5,10 +5,11 @@ use std::time::Instant;
 
 use granary_index::LayerIndex;
 use granary_rules::Engine;
-use granary_tables::{Layer, LayerWriter, TableError, TableKind, TableSet};
+use granary_tables::{Layer, LayerWriter, SharedLayer, TableError, TableKind, TableSet};
 
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
 use crate::blocks::{BlockPlan, Scratch, ScratchError};
+use crate::peers::{Peers, Solo};
 use crate::phases::{PhaseError, solve_layer};
 
 /// Why a build stopped.
@@ -23,6 +24,9 @@ pub enum BuildError {
     /// A scratch file of a build in blocks (a full disk, most likely).
     #[error("scratch file of the build: {0}")]
     Scratch(#[from] ScratchError),
+    /// The ranks of a distributed build disagree on whether a layer exists.
+    #[error("{}: some ranks of the build see this layer and others do not: every rank must see the table directory through a shared filesystem", path.display())]
+    Ranks { path: PathBuf },
 }
 
 impl From<PhaseError> for BuildError {
@@ -140,13 +144,46 @@ pub fn build_layers(
     options: BuildOptions,
     observer: &dyn BuildObserver,
 ) -> Result<Vec<LayerReport>, BuildError> {
+    build_layers_on(root, kind, max_seeds, options, observer, &Solo)
+}
+
+/// [`build_layers`] by the ranks of a distributed build (every rank calls it; see
+/// [`crate::peers`]): each layer is shared among the ranks, which write their parts of its file
+/// (the table directory must be on a filesystem every rank sees); rank 0 holds the table set's
+/// write lock and finishes each file. One rank alone ([`Solo`]) is [`build_layers`].
+///
+/// Memory: `options.memory` is each rank's budget.
+///
+/// # Errors
+/// As [`build_layers`], and [`BuildError::Ranks`] when the ranks see different table
+/// directories. A rank that returns an error leaves the others waiting: end the job.
+pub fn build_layers_on(
+    root: &std::path::Path,
+    kind: TableKind,
+    max_seeds: u32,
+    options: BuildOptions,
+    observer: &dyn BuildObserver,
+    peers: &dyn Peers,
+) -> Result<Vec<LayerReport>, BuildError> {
     let pool = thread_pool(options.threads)?;
     let set = TableSet::new(root, kind);
-    let _lock = set.lock_for_writing()?;
+    let _lock = if peers.rank() == 0 {
+        Some(set.lock_for_writing()?)
+    } else {
+        None
+    };
+    peers.barrier();
     let mut reports = Vec::new();
     for seeds in 0..=max_seeds {
         let path = set.layer_path(seeds);
-        let r = if path.exists() {
+        let exists = path.exists();
+        // Some rank sees it and some rank does not.
+        if peers.size() > 1 && peers.any(exists) && peers.any(!exists) {
+            return Err(BuildError::Ranks { path });
+        }
+        let r = if peers.size() > 1 && !exists {
+            pool.install(|| build_layer_on(&set, seeds, options.memory, observer, peers))?
+        } else if exists {
             let layer = set.layer(seeds)?;
             LayerReport {
                 seeds,
@@ -188,9 +225,7 @@ pub fn build_layer(
     let mut writer = LayerWriter::create(&path, kind, seeds, index.size())?;
     observer.layer_started(kind, seeds, index.size());
     let plan = BlockPlan::new(index.size(), memory, rayon::current_num_threads());
-    let mut scratch_dir = path.as_os_str().to_owned();
-    scratch_dir.push(".work");
-    let scratch = Scratch::new(PathBuf::from(scratch_dir));
+    let scratch = Scratch::new(scratch_dir(&path));
     match kind.engine() {
         Engine::Kalah(rules) if memory.is_none_or(|m| acyclic_bytes(&index) <= m) => {
             solve_acyclic_layer(&rules, &index, &lower, writer.entries(), observer)
@@ -205,6 +240,7 @@ pub fn build_layer(
                 &plan,
                 scratch,
                 observer,
+                &Solo,
             )?;
         }
         Engine::Oware(rules) => {
@@ -216,6 +252,7 @@ pub fn build_layer(
                 &plan,
                 scratch,
                 observer,
+                &Solo,
             )?;
         }
     }
@@ -226,4 +263,111 @@ pub fn build_layer(
         seconds: Some(started.elapsed().as_secs_f64()),
         path,
     })
+}
+
+/// The scratch directory of the layer at `path`: `<path>.work`.
+fn scratch_dir(path: &std::path::Path) -> PathBuf {
+    let mut dir = path.as_os_str().to_owned();
+    dir.push(".work");
+    PathBuf::from(dir)
+}
+
+/// [`build_layer`] by the ranks of a distributed build, each its share of the blocks, by the
+/// phases (whatever the game: Kalah's order of potential needs the whole layer).
+///
+/// Each rank keeps its values in a scratch file (`<layer>.work/r<rank>/values`, mapped) and
+/// writes them into the layer's temporary file at the end; rank 0 creates that file first and
+/// finishes it last, between barriers.
+fn build_layer_on(
+    set: &TableSet,
+    seeds: u32,
+    memory: Option<u64>,
+    observer: &dyn BuildObserver,
+    peers: &dyn Peers,
+) -> Result<LayerReport, BuildError> {
+    let kind = set.kind();
+    let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
+    let lower = Lower {
+        layers: (0..seeds).map(|n| set.layer(n)).collect::<Result<_, _>>()?,
+    };
+    let path = set.layer_path(seeds);
+    let started = Instant::now();
+    let size = index.size();
+    let work_dir = scratch_dir(&path);
+    let shared = if peers.rank() == 0 {
+        let _ = std::fs::remove_dir_all(&work_dir); // left by a killed build
+        let shared = SharedLayer::create(&path, kind, seeds, size)?;
+        peers.barrier();
+        shared
+    } else {
+        peers.barrier();
+        SharedLayer::join(&path, kind, seeds, size)?
+    };
+    observer.layer_started(kind, seeds, size);
+    let plan = BlockPlan::distributed(size, memory, rayon::current_num_threads(), peers.size());
+    let span = plan.span(plan.owned(peers.rank()));
+    let mut scratch = Scratch::new(work_dir.join(format!("r{}", peers.rank())));
+    let values = scratch.values(span.end - span.start)?;
+    let share = Share {
+        observer,
+        scale: (size, (span.end - span.start).max(1)),
+    };
+    match kind.engine() {
+        Engine::Kalah(rules) => solve_layer(
+            &rules,
+            &index,
+            &lower,
+            values.entries(),
+            &plan,
+            scratch,
+            &share,
+            peers,
+        )?,
+        Engine::Oware(rules) => solve_layer(
+            &rules,
+            &index,
+            &lower,
+            values.entries(),
+            &plan,
+            scratch,
+            &share,
+            peers,
+        )?,
+    }
+    shared.write_part(span.start, values.bytes())?;
+    drop(values);
+    peers.barrier();
+    let path = if peers.rank() == 0 {
+        let path = shared.finish()?;
+        let _ = std::fs::remove_dir_all(&work_dir);
+        path
+    } else {
+        path
+    };
+    peers.barrier();
+    Ok(LayerReport {
+        seeds,
+        positions: size,
+        seconds: Some(started.elapsed().as_secs_f64()),
+        path,
+    })
+}
+
+/// The observer of one rank's share of a layer: its progress scaled to the whole layer, so
+/// that rank 0's bar reads as the layer's.
+struct Share<'a> {
+    observer: &'a dyn BuildObserver,
+    /// (layer size, share size).
+    scale: (u64, u64),
+}
+
+impl BuildObserver for Share<'_> {
+    fn advanced(&self, positions: u64) {
+        let (size, share) = self.scale;
+        let scaled = u128::from(positions) * u128::from(size) / u128::from(share);
+        self.observer.advanced(scaled as u64);
+    }
+    fn phase(&self, t: u32) {
+        self.observer.phase(t);
+    }
 }

@@ -46,18 +46,21 @@
 //! solved in order of potential ([`acyclic`]); the others by the phases ([`phases`]).
 //!
 //! Modules: [`build`] (choosing the builder, writing files), [`phases`] (the phases over blocks),
-//! [`blocks`] (blocks, scratch files, messages), [`acyclic`] (Kalah in order of potential),
+//! [`blocks`] (blocks, scratch files, messages), [`peers`] (the ranks of a distributed build), [`acyclic`] (Kalah in order of potential),
 //! [`unmove`] (parents of a position).
 
 pub mod acyclic;
 pub mod blocks;
 pub mod build;
+pub mod peers;
 pub mod phases;
 pub mod unmove;
 
 pub use build::{
-    BuildError, BuildObserver, BuildOptions, LayerReport, build_layer, build_layers, thread_pool,
+    BuildError, BuildObserver, BuildOptions, LayerReport, build_layer, build_layers,
+    build_layers_on, thread_pool,
 };
+pub use peers::{Peers, Solo};
 
 /// Positions a work piece.
 pub const PIECE: u64 = 1 << 15;

@@ -16,6 +16,7 @@ use crate::blocks::{
     BlockPlan, LOCAL_MESSAGES, LOST, Outbox, Scratch, ScratchError, WorkBytes, WorkError,
 };
 use crate::build::{BuildObserver, Exit, Lower};
+use crate::peers::Peers;
 use crate::unmove::for_each_parent;
 
 // The per-position work byte:
@@ -58,8 +59,11 @@ fn pieces(range: Range<u64>) -> impl ParallelIterator<Item = (u64, u64)> {
         .map(move |p| (start + p * PIECE, (start + (p + 1) * PIECE).min(end)))
 }
 
-/// Fills `values` (the layer file's entries) with the values of layer `index`, in the blocks
-/// of `plan`, with scratch files (if several blocks) in `scratch`.
+/// Fills `values` with the values of this process's blocks of layer `index` (`values[0]` is the
+/// entry of rank `base`, the first of them; one process alone owns every block and `base` is
+/// 0), in the blocks of `plan`, with scratch files (if several blocks) in `scratch`, exchanging
+/// messages with the other ranks of a distributed build (see [`crate::peers`]).
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_layer<R: Rules>(
     rules: &R,
     index: &LayerIndex,
@@ -68,30 +72,32 @@ pub(crate) fn solve_layer<R: Rules>(
     plan: &BlockPlan,
     mut scratch: Scratch,
     observer: &dyn BuildObserver,
+    peers: &dyn Peers,
 ) -> Result<(), PhaseError> {
-    let mut work = WorkBytes::new(plan, &mut scratch).map_err(|e| match e {
+    let owned = plan.owned(peers.rank());
+    let base = plan.span(owned.clone()).start;
+    let mut work = WorkBytes::new(plan, owned.clone(), &mut scratch).map_err(|e| match e {
         WorkError::Memory(e) => PhaseError::Memory(e),
         WorkError::Scratch(e) => PhaseError::Scratch(e),
     })?;
     let outbox = Outbox::new(plan, scratch);
-    for b in 0..plan.count() {
-        let block = Block::new(rules, index, values, &work, plan, b, &outbox);
-        block.init(lower, observer);
+    for b in owned.clone() {
+        Block::new(rules, index, values, base, &work, plan, b, &outbox).init(lower, observer);
         work.save(plan, b)?;
     }
     let n = index.seeds() as i8;
     for t in (1..=n).rev() {
         observer.phase(t as u32);
         // A pass over every block for the positions resolved by their exits, then over the
-        // blocks with messages until no block has any.
+        // blocks with messages until no block (of any rank) has any.
         let mut first = true;
-        while first || outbox.any() {
-            for b in 0..plan.count() {
+        loop {
+            for b in owned.clone() {
                 if !first && !outbox.has(b) {
                     continue;
                 }
                 work.load(plan, b)?;
-                let block = Block::new(rules, index, values, &work, plan, b, &outbox);
+                let block = Block::new(rules, index, values, base, &work, plan, b, &outbox);
                 if first {
                     block.scan(t);
                 }
@@ -101,15 +107,51 @@ pub(crate) fn solve_layer<R: Rules>(
                 work.save(plan, b)?;
             }
             first = false;
+            exchange(plan, &outbox, peers)?;
+            if !peers.any(owned.clone().any(|b| outbox.has(b))) {
+                break;
+            }
         }
     }
     // Unresolved: endless play, worth 0.
-    for b in 0..plan.count() {
+    for b in owned {
         work.load(plan, b)?;
-        let block = Block::new(rules, index, values, &work, plan, b, &outbox);
-        block.zero_unresolved();
+        Block::new(rules, index, values, base, &work, plan, b, &outbox).zero_unresolved();
     }
     Ok(())
+}
+
+/// Sends the messages to other ranks' blocks to their owners and files what comes in, in one
+/// collective exchange. A message travels as `[block, count, messages...]`.
+fn exchange(plan: &BlockPlan, outbox: &Outbox, peers: &dyn Peers) -> Result<(), ScratchError> {
+    if peers.size() == 1 {
+        return Ok(());
+    }
+    let mut outgoing = vec![Vec::new(); peers.size()];
+    let mine = plan.owned(peers.rank());
+    for b in (0..plan.count()).filter(|b| !mine.contains(b)) {
+        if !outbox.has(b) {
+            continue;
+        }
+        let to = &mut outgoing[plan.owner(b)];
+        let head = to.len();
+        to.extend([b as u32, 0]);
+        outbox.drain(b, |messages| to.extend_from_slice(messages))?;
+        to[head + 1] = (to.len() - head - 2) as u32;
+    }
+    let incoming = peers.exchange(&outgoing);
+    drop(outgoing);
+    let mut rest = &incoming[..];
+    let mut local = Vec::with_capacity(LOCAL_MESSAGES);
+    while let [b, count, tail @ ..] = rest {
+        let (messages, tail) = tail.split_at(*count as usize);
+        for chunk in messages.chunks(LOCAL_MESSAGES) {
+            local.extend(chunk.iter().map(|&m| (*b, m)));
+            outbox.deliver(&mut local);
+        }
+        rest = tail;
+    }
+    outbox.check()
 }
 
 /// One block of a layer being solved: its rules, index, values (best exits until resolved;
@@ -117,7 +159,9 @@ pub(crate) fn solve_layer<R: Rules>(
 struct Block<'a, R> {
     rules: &'a R,
     index: &'a LayerIndex,
+    /// The values of this process's blocks, from rank `base` on.
     values: &'a [AtomicI8],
+    base: u64,
     work: &'a [AtomicU8],
     plan: &'a BlockPlan,
     range: Range<u64>,
@@ -136,10 +180,12 @@ struct Local {
 }
 
 impl<'a, R: Rules> Block<'a, R> {
+    #[allow(clippy::too_many_arguments)]
     fn new(
         rules: &'a R,
         index: &'a LayerIndex,
         values: &'a [AtomicI8],
+        base: u64,
         work: &'a WorkBytes,
         plan: &'a BlockPlan,
         b: usize,
@@ -149,6 +195,7 @@ impl<'a, R: Rules> Block<'a, R> {
             rules,
             index,
             values,
+            base,
             work: work.entries(),
             plan,
             range: plan.range(b),
@@ -160,6 +207,11 @@ impl<'a, R: Rules> Block<'a, R> {
     #[inline]
     fn work(&self, rank: u64) -> &AtomicU8 {
         &self.work[(rank - self.range.start) as usize]
+    }
+
+    #[inline]
+    fn value(&self, rank: u64) -> &AtomicI8 {
+        &self.values[(rank - self.base) as usize]
     }
 
     /// The first pass: each position's count of moves within the layer (work byte) and best exit
@@ -188,7 +240,7 @@ impl<'a, R: Rules> Block<'a, R> {
                         .max()
                         .unwrap_or(i32::from(NO_EXIT));
                     self.work(i).store(count, Relaxed);
-                    self.values[i as usize].store(best as i8, Relaxed);
+                    self.value(i).store(best as i8, Relaxed);
                     i += 1;
                 }
             }
@@ -245,7 +297,7 @@ impl<'a, R: Rules> Block<'a, R> {
                 if w & RESOLVED != 0 {
                     continue;
                 }
-                let exit = self.values[i as usize].load(Relaxed);
+                let exit = self.value(i).load(Relaxed);
                 let value = if exit == t {
                     t
                 } else if exit <= -t {
@@ -278,7 +330,7 @@ impl<'a, R: Rules> Block<'a, R> {
                     let q = self.range.start + u64::from(m & !LOST);
                     prefetch(self.work(q));
                     if m & LOST != 0 {
-                        prefetch(&self.values[q as usize]);
+                        prefetch(self.value(q));
                     }
                 }
                 for &m in chunk {
@@ -308,7 +360,7 @@ impl<'a, R: Rules> Block<'a, R> {
                         self.work(i).fetch_and(!PENDING, Relaxed);
                         local
                             .stack
-                            .push((self.index.unrank(i), self.values[i as usize].load(Relaxed)));
+                            .push((self.index.unrank(i), self.value(i).load(Relaxed)));
                         self.propagate(local, t);
                     }
                 }
@@ -322,7 +374,7 @@ impl<'a, R: Rules> Block<'a, R> {
         pieces(self.range.clone()).for_each(|(first, end)| {
             for i in first..end {
                 if self.work(i).load(Relaxed) & RESOLVED == 0 {
-                    self.values[i as usize].store(0, Relaxed);
+                    self.value(i).store(0, Relaxed);
                 }
             }
         });
@@ -341,7 +393,7 @@ impl<'a, R: Rules> Block<'a, R> {
         if self.work(i).fetch_or(RESOLVED, Relaxed) & RESOLVED != 0 {
             return;
         }
-        self.values[i as usize].store(value, Relaxed);
+        self.value(i).store(value, Relaxed);
         if stack.len() < self.plan.stack {
             stack.push((board(), value));
         } else {
@@ -400,7 +452,7 @@ impl<'a, R: Rules> Block<'a, R> {
                     if self.range.contains(&q) {
                         prefetch(self.work(q));
                         if lost {
-                            prefetch(&self.values[q as usize]);
+                            prefetch(self.value(q));
                         }
                         batch.push((q, parent, lost));
                     } else {

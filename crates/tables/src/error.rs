@@ -59,6 +59,8 @@ pub enum TableError {
         value: i8,
         seeds: u32,
     },
+    #[error("{}: not found, or not the file another rank of this build created: every rank must see the table directory through a shared filesystem", path.display())]
+    NotShared { path: PathBuf },
     #[error("{0}")]
     Index(#[from] granary_index::IndexError),
 }

@@ -78,6 +78,56 @@ pub fn reserve(file: &File, len: u64) -> std::io::Result<()> {
     }
 }
 
+/// The temporary file of layer `path`, `<path>.tmp`, of `entries` entries (zero-filled, its
+/// space reserved), replacing any left over from an interrupted build.
+fn create_temp(path: &Path, entries: u64) -> Result<(TempFile, File), TableError> {
+    let temp_path = temp_path(path);
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(TableError::io(dir))?;
+    }
+    let file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .open(&temp_path)
+        .map_err(TableError::io(&temp_path))?;
+    // From here on, an error removes the file.
+    let temp = TempFile {
+        path: temp_path,
+        renamed: false,
+    };
+    let len = HEADER_LEN as u64 + entries;
+    reserve(&file, len).map_err(|err| {
+        let path = temp.path.clone();
+        if err.kind() == std::io::ErrorKind::StorageFull {
+            TableError::NoSpace {
+                path,
+                needed: len,
+                source: err,
+            }
+        } else {
+            TableError::Io { path, source: err }
+        }
+    })?;
+    Ok((temp, file))
+}
+
+fn temp_path(path: &Path) -> PathBuf {
+    let mut temp_path = path.as_os_str().to_owned();
+    temp_path.push(".tmp");
+    PathBuf::from(temp_path)
+}
+
+/// Flushes the directory holding `path`, so that a rename in it is durable (best effort).
+fn sync_parent(path: &Path) {
+    if let Some(dir) = path.parent()
+        && let Ok(dir) = File::open(dir)
+    {
+        let _ = dir.sync_all();
+    }
+}
+
 impl LayerWriter {
     /// Creates `<path>.tmp` sized for `entries` positions (zero-filled), replacing any left over
     /// from an interrupted build.
@@ -90,37 +140,7 @@ impl LayerWriter {
         seeds: u32,
         entries: u64,
     ) -> Result<LayerWriter, TableError> {
-        let mut temp_path = path.as_os_str().to_owned();
-        temp_path.push(".tmp");
-        let temp_path = PathBuf::from(temp_path);
-        if let Some(dir) = path.parent() {
-            std::fs::create_dir_all(dir).map_err(TableError::io(dir))?;
-        }
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(true)
-            .open(&temp_path)
-            .map_err(TableError::io(&temp_path))?;
-        // From here on, an error removes the file.
-        let temp = TempFile {
-            path: temp_path,
-            renamed: false,
-        };
-        let len = HEADER_LEN as u64 + entries;
-        reserve(&file, len).map_err(|err| {
-            let path = temp.path.clone();
-            if err.kind() == std::io::ErrorKind::StorageFull {
-                TableError::NoSpace {
-                    path,
-                    needed: len,
-                    source: err,
-                }
-            } else {
-                TableError::Io { path, source: err }
-            }
-        })?;
+        let (temp, file) = create_temp(path, entries)?;
         // SAFETY: the temporary file was just created by this process, which alone writes it
         // until it is renamed; no other mapping of it exists. Its blocks are reserved, so a write
         // through the map cannot fault for want of disk space.
@@ -163,11 +183,139 @@ impl LayerWriter {
         self.temp
             .rename(&self.final_path)
             .map_err(TableError::io(&self.final_path))?;
-        if let Some(dir) = self.final_path.parent()
-            && let Ok(dir) = File::open(dir)
-        {
-            let _ = dir.sync_all();
-        }
+        sync_parent(&self.final_path);
         Ok(self.final_path)
+    }
+}
+
+/// A layer written in parts by the processes of a distributed build, each the entries of its
+/// slice: one creates the temporary file ([`SharedLayer::create`]) and finishes it once every
+/// part is written ([`SharedLayer::finish`]); the others open it ([`SharedLayer::join`]).
+///
+/// Parts are written with positioned writes, never through a memory map, so that processes on
+/// different machines sharing the file through a network filesystem only ever write their own
+/// bytes; the checksum is read through a fresh open, after every part was written and synced.
+#[derive(Debug)]
+pub struct SharedLayer {
+    final_path: PathBuf,
+    temp_path: PathBuf,
+    /// The creator's: removes the file unless it was finished.
+    temp: Option<TempFile>,
+    file: File,
+    kind: TableKind,
+    seeds: u32,
+    entries: u64,
+}
+
+impl SharedLayer {
+    /// Creates `<path>.tmp` for `entries` entries, its space reserved, as [`LayerWriter::create`].
+    ///
+    /// # Errors
+    /// If the file cannot be created or its space reserved.
+    pub fn create(
+        path: &Path,
+        kind: TableKind,
+        seeds: u32,
+        entries: u64,
+    ) -> Result<SharedLayer, TableError> {
+        let (temp, file) = create_temp(path, entries)?;
+        Ok(SharedLayer {
+            final_path: path.into(),
+            temp_path: temp.path.clone(),
+            temp: Some(temp),
+            file,
+            kind,
+            seeds,
+            entries,
+        })
+    }
+
+    /// Opens the `<path>.tmp` another process created for `entries` entries.
+    ///
+    /// # Errors
+    /// If it is missing or of another length ([`TableError::NotShared`]: this process does not
+    /// see the creator's file).
+    pub fn join(
+        path: &Path,
+        kind: TableKind,
+        seeds: u32,
+        entries: u64,
+    ) -> Result<SharedLayer, TableError> {
+        let temp_path = temp_path(path);
+        let not_shared = || TableError::NotShared {
+            path: temp_path.clone(),
+        };
+        let file = OpenOptions::new()
+            .write(true)
+            .open(&temp_path)
+            .map_err(|_| not_shared())?;
+        let len = file.metadata().map_err(TableError::io(&temp_path))?.len();
+        if len != HEADER_LEN as u64 + entries {
+            return Err(not_shared());
+        }
+        Ok(SharedLayer {
+            final_path: path.into(),
+            temp_path,
+            temp: None,
+            file,
+            kind,
+            seeds,
+            entries,
+        })
+    }
+
+    /// Writes `values`, the entries from `first` on, and syncs them to the file.
+    ///
+    /// # Errors
+    /// If the write or the sync fails, or the part runs past the last entry.
+    pub fn write_part(&self, first: u64, values: &[u8]) -> Result<(), TableError> {
+        use std::os::unix::fs::FileExt;
+        if first + values.len() as u64 > self.entries {
+            return Err(TableError::Io {
+                path: self.temp_path.clone(),
+                source: std::io::Error::other("a part past the layer's last entry"),
+            });
+        }
+        self.file
+            .write_all_at(values, HEADER_LEN as u64 + first)
+            .and_then(|()| self.file.sync_data())
+            .map_err(TableError::io(&self.temp_path))
+    }
+
+    /// Checksums the entries (every part written), writes the header, syncs and renames the file
+    /// to its final name. Only the creator finishes.
+    ///
+    /// # Errors
+    /// If reading, writing, syncing or renaming fails, or this process did not create the file.
+    pub fn finish(mut self) -> Result<PathBuf, TableError> {
+        use std::io::Read;
+        use std::os::unix::fs::FileExt;
+        let io = |e| TableError::io(&self.temp_path)(e);
+        let Some(mut temp) = self.temp.take() else {
+            return Err(io(std::io::Error::other(
+                "only the creator finishes a shared layer",
+            )));
+        };
+        let mut reader = File::open(&self.temp_path).map_err(io)?;
+        let mut skip = [0u8; HEADER_LEN];
+        reader.read_exact(&mut skip).map_err(io)?;
+        let mut hasher = crc32fast::Hasher::new();
+        let mut buf = vec![0u8; 1 << 20];
+        let mut left = self.entries;
+        while left > 0 {
+            let n = left.min(buf.len() as u64) as usize;
+            reader.read_exact(&mut buf[..n]).map_err(io)?;
+            hasher.update(&buf[..n]);
+            left -= n as u64;
+        }
+        let mut header = self.kind.header(self.seeds, self.entries);
+        header.data_crc32 = hasher.finalize().into();
+        header.header_crc32 = header.compute_crc().into();
+        self.file.write_all_at(header.as_bytes(), 0).map_err(io)?;
+        self.file.sync_all().map_err(io)?;
+        temp.rename(&self.final_path)
+            .map_err(TableError::io(&self.final_path))?;
+        sync_parent(&self.final_path);
+        Ok(std::mem::take(&mut self.final_path))
     }
 }

@@ -1,0 +1,145 @@
+//! The distributed build ([`granary_retrograde::peers`]) writes the same bytes as one process,
+//! for 2 and 3 ranks, with and without a memory budget: each rank is a thread here, its
+//! [`Peers`] a mailbox behind a barrier (the MPI ranks of `scripts/test-mpi.sh` are the other
+//! implementation, checked the same way).
+
+use std::sync::{Barrier, Mutex};
+
+use granary_retrograde::{BuildOptions, Peers, build_layers, build_layers_on};
+use granary_rules::{Capture, Game, OwareRules, Sweep};
+use granary_tables::{TableKind, TableSet};
+
+/// The shared state of `n` ranks that are threads of this process.
+struct Mailbox {
+    n: usize,
+    barrier: Barrier,
+    /// `posted[from][to]`.
+    posted: Mutex<Vec<Vec<Vec<u32>>>>,
+    flags: Mutex<Vec<bool>>,
+}
+
+/// One thread's view of the mailbox.
+struct ThreadRank<'a> {
+    rank: usize,
+    mailbox: &'a Mailbox,
+}
+
+impl Peers for ThreadRank<'_> {
+    fn rank(&self) -> usize {
+        self.rank
+    }
+    fn size(&self) -> usize {
+        self.mailbox.n
+    }
+    fn exchange(&self, outgoing: &[Vec<u32>]) -> Vec<u32> {
+        let m = self.mailbox;
+        assert_eq!(outgoing.len(), m.n);
+        m.posted.lock().unwrap()[self.rank] = outgoing.to_vec();
+        m.barrier.wait();
+        let incoming = (0..m.n)
+            .flat_map(|from| m.posted.lock().unwrap()[from][self.rank].clone())
+            .collect();
+        m.barrier.wait(); // everyone has read before anyone posts again
+        incoming
+    }
+    fn any(&self, local: bool) -> bool {
+        let m = self.mailbox;
+        m.flags.lock().unwrap()[self.rank] = local;
+        m.barrier.wait();
+        let any = m.flags.lock().unwrap().iter().any(|&f| f);
+        m.barrier.wait();
+        any
+    }
+    fn barrier(&self) {
+        self.mailbox.barrier.wait();
+    }
+}
+
+/// Builds `kind` to `max` in one process, then with each `(ranks, budget)`, and compares every
+/// file; nothing but tables may be left behind.
+fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
+    let solo = tempfile::tempdir().unwrap();
+    let one = BuildOptions {
+        threads: Some(2),
+        memory: None,
+    };
+    build_layers(solo.path(), kind, max, one, &()).unwrap();
+    let expected = TableSet::new(solo.path(), kind);
+    for &(n, memory) in runs {
+        let dir = tempfile::tempdir().unwrap();
+        let mailbox = Mailbox {
+            n,
+            barrier: Barrier::new(n),
+            posted: Mutex::new(vec![Vec::new(); n]),
+            flags: Mutex::new(vec![false; n]),
+        };
+        std::thread::scope(|s| {
+            for rank in 0..n {
+                let (mailbox, dir) = (&mailbox, dir.path());
+                s.spawn(move || {
+                    let peers = ThreadRank { rank, mailbox };
+                    let options = BuildOptions {
+                        threads: Some(1),
+                        memory,
+                    };
+                    build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
+                });
+            }
+        });
+        let set = TableSet::new(dir.path(), kind);
+        for k in 0..=max {
+            let (a, b) = (
+                std::fs::read(expected.layer_path(k)).unwrap(),
+                std::fs::read(set.layer_path(k)).unwrap(),
+            );
+            assert!(
+                a == b,
+                "{kind:?} layer {k}: {n} ranks, {memory:?}: other bytes"
+            );
+        }
+        let left: Vec<_> = std::fs::read_dir(set.layer_path(0).parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .filter(|name| !name.to_string_lossy().ends_with(".tbl"))
+            .filter(|name| !name.to_string_lossy().starts_with('.'))
+            .collect();
+        assert!(left.is_empty(), "left behind: {left:?}");
+    }
+}
+
+#[test]
+fn awari_on_ranks_writes_the_same_files() {
+    let kind = TableKind {
+        game: Game::Oware {
+            rules: OwareRules::Awari,
+        },
+        pits: 6,
+    };
+    // Layer 15: 7.5 million positions; 1 MiB gives blocks of half a million, several a rank.
+    same_bytes(kind, 15, &[(2, None), (3, None), (3, Some(1 << 20))]);
+}
+
+#[test]
+fn abapa_on_ranks_writes_the_same_files() {
+    let kind = TableKind {
+        game: Game::Oware {
+            rules: OwareRules::Abapa,
+        },
+        pits: 6,
+    };
+    same_bytes(kind, 13, &[(2, Some(1 << 20)), (3, None)]);
+}
+
+#[test]
+fn kalah_on_ranks_writes_the_same_files() {
+    for capture in [Capture::Standard, Capture::Empty] {
+        let kind = TableKind {
+            game: Game::Kalah {
+                capture,
+                sweep: Sweep::Owner,
+            },
+            pits: 6,
+        };
+        same_bytes(kind, 14, &[(2, None), (3, Some(1 << 20))]);
+    }
+}
