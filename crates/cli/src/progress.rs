@@ -164,6 +164,7 @@ impl granary::Observer for Terminal {
                 seeds,
                 positions,
                 seconds,
+                traffic,
             } => {
                 if let Some(bar) = self.bar().take() {
                     bar.finish_and_clear();
@@ -178,8 +179,17 @@ impl granary::Observer for Terminal {
                             bytes as f64 / positions.max(1) as f64
                         )
                     });
+                    let traffic = traffic.map_or(String::new(), |t| {
+                        format!(
+                            "; ranks exchanged {} messages ({:.1} MiB) in {} rounds, rank 0 {:.2} s in exchanges",
+                            t.messages,
+                            t.bytes as f64 / f64::from(1 << 20),
+                            t.exchanges,
+                            t.seconds
+                        )
+                    });
                     eprintln!(
-                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){anon}"
+                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){anon}{traffic}"
                     );
                 }
             }

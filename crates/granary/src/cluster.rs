@@ -151,6 +151,13 @@ impl Peers for Cluster {
         any != 0
     }
 
+    fn sum(&self, local: u64) -> u64 {
+        let mut sum = 0u64;
+        self.world
+            .all_reduce_into(&local, &mut sum, SystemOperation::sum());
+        sum
+    }
+
     fn barrier(&self) {
         self.world.barrier();
     }

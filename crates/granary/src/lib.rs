@@ -88,7 +88,7 @@ pub mod tablebase;
 pub use build::{BuildReport, build, build_command, build_on};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
-pub use granary_retrograde::{Peers, Solo};
+pub use granary_retrograde::{Peers, Solo, Traffic};
 pub use machine::Machine;
 pub use observer::{Event, Observer};
 pub use plan::{TableChoice, TablePlan};

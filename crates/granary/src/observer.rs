@@ -18,12 +18,14 @@ pub enum Event<'a> {
     Advanced { positions: u64 },
     /// The current layer entered phase `t` of its retrograde analysis.
     Phase { t: u32 },
-    /// A layer was built (`seconds`) or found already built (`None`).
+    /// A layer was built (`seconds`) or found already built (`None`); `traffic`: what crossed
+    /// between the ranks of a distributed build.
     LayerDone {
         kind: &'a str,
         seeds: u32,
         positions: u64,
         seconds: Option<f64>,
+        traffic: Option<crate::Traffic>,
     },
     /// A pass of MTD(f) on root move `pit`: its value lies in `lower..=upper`. `nodes` and
     /// `seconds` count from the start of the search.
@@ -93,6 +95,7 @@ impl granary_retrograde::BuildObserver for BuildEvents<'_> {
             seeds: r.seeds,
             positions: r.positions,
             seconds: r.seconds,
+            traffic: r.traffic,
         });
     }
 }

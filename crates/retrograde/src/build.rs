@@ -9,7 +9,7 @@ use granary_tables::{Layer, LayerWriter, SharedLayer, TableError, TableKind, Tab
 
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
 use crate::blocks::{BlockPlan, Scratch, ScratchError};
-use crate::peers::{Peers, Solo};
+use crate::peers::{Peers, Solo, Traffic};
 use crate::phases::{PhaseError, solve_layer};
 
 /// Why a build stopped.
@@ -81,6 +81,8 @@ pub struct LayerReport {
     /// `None` if the layer was already built.
     pub seconds: Option<f64>,
     pub path: PathBuf,
+    /// What crossed between the ranks of a distributed build (`None` for one process).
+    pub traffic: Option<Traffic>,
 }
 
 /// The finished lower layers, checked and mapped.
@@ -190,6 +192,7 @@ pub fn build_layers_on(
                 positions: layer.index().size(),
                 seconds: None,
                 path,
+                traffic: None,
             }
         } else {
             pool.install(|| build_layer(&set, seeds, options.memory, observer))?
@@ -262,6 +265,7 @@ pub fn build_layer(
         positions: index.size(),
         seconds: Some(started.elapsed().as_secs_f64()),
         path,
+        traffic: None,
     })
 }
 
@@ -312,7 +316,7 @@ fn build_layer_on(
         observer,
         scale: (size, (span.end - span.start).max(1)),
     };
-    match kind.engine() {
+    let traffic = match kind.engine() {
         Engine::Kalah(rules) => solve_layer(
             &rules,
             &index,
@@ -333,7 +337,12 @@ fn build_layer_on(
             &share,
             peers,
         )?,
-    }
+    };
+    let traffic = Traffic {
+        messages: peers.sum(traffic.messages),
+        bytes: peers.sum(traffic.bytes),
+        ..traffic
+    };
     shared.write_part(span.start, values.bytes())?;
     drop(values);
     peers.barrier();
@@ -350,6 +359,7 @@ fn build_layer_on(
         positions: size,
         seconds: Some(started.elapsed().as_secs_f64()),
         path,
+        traffic: Some(traffic),
     })
 }
 

@@ -60,7 +60,7 @@ pub use build::{
     BuildError, BuildObserver, BuildOptions, LayerReport, build_layer, build_layers,
     build_layers_on, thread_pool,
 };
-pub use peers::{Peers, Solo};
+pub use peers::{Peers, Solo, Traffic};
 
 /// Positions a work piece.
 pub const PIECE: u64 = 1 << 15;

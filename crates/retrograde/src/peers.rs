@@ -36,6 +36,8 @@ pub trait Peers: Sync {
     fn exchange(&self, outgoing: &[Vec<u32>]) -> Vec<u32>;
     /// Whether any rank passed `true`.
     fn any(&self, local: bool) -> bool;
+    /// The sum of what every rank passed.
+    fn sum(&self, local: u64) -> u64;
     /// Waits until every rank has called it.
     fn barrier(&self);
 }
@@ -57,5 +59,21 @@ impl Peers for Solo {
     fn any(&self, local: bool) -> bool {
         local
     }
+    fn sum(&self, local: u64) -> u64 {
+        local
+    }
     fn barrier(&self) {}
+}
+
+/// What crossed between the ranks while a layer was built.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Traffic {
+    /// Messages sent to other ranks (one a parent informed), by every rank.
+    pub messages: u64,
+    /// Bytes sent to other ranks (messages and their framing), by every rank.
+    pub bytes: u64,
+    /// Exchanges (collective rounds of messages).
+    pub exchanges: u64,
+    /// Seconds rank 0 spent in exchanges and agreements, waiting for the others included.
+    pub seconds: f64,
 }

@@ -4,6 +4,7 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
 
 use granary_index::LayerIndex;
 use granary_rules::{Board, Position, Rules};
@@ -16,7 +17,7 @@ use crate::blocks::{
     BlockPlan, LOCAL_MESSAGES, LOST, Outbox, Scratch, ScratchError, WorkBytes, WorkError,
 };
 use crate::build::{BuildObserver, Exit, Lower};
-use crate::peers::Peers;
+use crate::peers::{Peers, Traffic};
 use crate::unmove::for_each_parent;
 
 // The per-position work byte:
@@ -35,6 +36,8 @@ const RESOLVED: u8 = 0x80;
 const NO_EXIT: i8 = i8::MIN;
 /// Children whose parents are gathered and prefetched together.
 const BATCH: usize = 32;
+/// The most messages in a frame of an exchange between ranks.
+const FRAME: usize = 1 << 24;
 /// Messages applied together (their entries prefetched first).
 const MESSAGE_CHUNK: usize = 1 << 12;
 
@@ -73,7 +76,8 @@ pub(crate) fn solve_layer<R: Rules>(
     mut scratch: Scratch,
     observer: &dyn BuildObserver,
     peers: &dyn Peers,
-) -> Result<(), PhaseError> {
+) -> Result<Traffic, PhaseError> {
+    let mut traffic = Traffic::default();
     let owned = plan.owned(peers.rank());
     let base = plan.span(owned.clone()).start;
     let mut work = WorkBytes::new(plan, owned.clone(), &mut scratch).map_err(|e| match e {
@@ -107,8 +111,11 @@ pub(crate) fn solve_layer<R: Rules>(
                 work.save(plan, b)?;
             }
             first = false;
-            exchange(plan, &outbox, peers)?;
-            if !peers.any(owned.clone().any(|b| outbox.has(b))) {
+            let started = Instant::now();
+            exchange(plan, &outbox, peers, &mut traffic)?;
+            let more = peers.any(owned.clone().any(|b| outbox.has(b)));
+            traffic.seconds += started.elapsed().as_secs_f64();
+            if !more {
                 break;
             }
         }
@@ -118,12 +125,18 @@ pub(crate) fn solve_layer<R: Rules>(
         work.load(plan, b)?;
         Block::new(rules, index, values, base, &work, plan, b, &outbox).zero_unresolved();
     }
-    Ok(())
+    Ok(traffic)
 }
 
 /// Sends the messages to other ranks' blocks to their owners and files what comes in, in one
-/// collective exchange. A message travels as `[block, count, messages...]`.
-fn exchange(plan: &BlockPlan, outbox: &Outbox, peers: &dyn Peers) -> Result<(), ScratchError> {
+/// collective exchange. Messages travel in frames `[block, count, messages...]` of at most
+/// [`FRAME`] messages.
+fn exchange(
+    plan: &BlockPlan,
+    outbox: &Outbox,
+    peers: &dyn Peers,
+    traffic: &mut Traffic,
+) -> Result<(), ScratchError> {
     if peers.size() == 1 {
         return Ok(());
     }
@@ -134,11 +147,16 @@ fn exchange(plan: &BlockPlan, outbox: &Outbox, peers: &dyn Peers) -> Result<(), 
             continue;
         }
         let to = &mut outgoing[plan.owner(b)];
-        let head = to.len();
-        to.extend([b as u32, 0]);
-        outbox.drain(b, |messages| to.extend_from_slice(messages))?;
-        to[head + 1] = (to.len() - head - 2) as u32;
+        outbox.drain(b, |messages| {
+            for frame in messages.chunks(FRAME) {
+                to.extend([b as u32, frame.len() as u32]);
+                to.extend_from_slice(frame);
+                traffic.messages += frame.len() as u64;
+            }
+        })?;
     }
+    traffic.bytes += 4 * outgoing.iter().map(|v| v.len() as u64).sum::<u64>();
+    traffic.exchanges += 1;
     let incoming = peers.exchange(&outgoing);
     drop(outgoing);
     let mut rest = &incoming[..];

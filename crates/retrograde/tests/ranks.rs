@@ -16,6 +16,7 @@ struct Mailbox {
     /// `posted[from][to]`.
     posted: Mutex<Vec<Vec<Vec<u32>>>>,
     flags: Mutex<Vec<bool>>,
+    sums: Mutex<Vec<u64>>,
 }
 
 /// One thread's view of the mailbox.
@@ -50,6 +51,14 @@ impl Peers for ThreadRank<'_> {
         m.barrier.wait();
         any
     }
+    fn sum(&self, local: u64) -> u64 {
+        let m = self.mailbox;
+        m.sums.lock().unwrap()[self.rank] = local;
+        m.barrier.wait();
+        let sum = m.sums.lock().unwrap().iter().sum();
+        m.barrier.wait();
+        sum
+    }
     fn barrier(&self) {
         self.mailbox.barrier.wait();
     }
@@ -72,6 +81,7 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
             barrier: Barrier::new(n),
             posted: Mutex::new(vec![Vec::new(); n]),
             flags: Mutex::new(vec![false; n]),
+            sums: Mutex::new(vec![0; n]),
         };
         std::thread::scope(|s| {
             for rank in 0..n {
