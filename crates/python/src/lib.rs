@@ -1,0 +1,284 @@
+//! `granary._granary`: the native half of the Python package `granary` (pyo3, abi3), a thin
+//! layer over the `granary` library. Every function takes a game as its name and options (as the
+//! command line has them), an optional position in the project's notation and the moves played
+//! from it, and returns the library's answer as JSON text, which the pure-Python half
+//! (`python/granary/__init__.py`) turns into typed objects. Rules, tables and searches are the
+//! library's: no second implementation.
+//!
+//! Errors: bad input raises `ValueError`; missing or damaged tables, a failed build or search
+//! raise `granary.TableError`; both with the library's message. The GIL is released during
+//! builds, queries and solves.
+
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::prelude::*;
+
+use granary::{Event, GameName, Mancala, Settings, Setup, TableChoice, Tablebase};
+
+create_exception!(
+    _granary,
+    TableError,
+    PyException,
+    "Tables missing or damaged, or a build or search that failed."
+);
+
+/// A library error as the Python exception of its kind.
+fn raise(err: granary::Error) -> PyErr {
+    if err.is_input() {
+        PyValueError::new_err(err.to_string())
+    } else {
+        TableError::new_err(err.to_string())
+    }
+}
+
+fn input(err: granary::InputError) -> PyErr {
+    PyValueError::new_err(err.to_string())
+}
+
+fn json<T: serde::Serialize>(value: &T) -> PyResult<String> {
+    serde_json::to_string(value).map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
+/// A game's name and options, as given from Python (a dict with every key).
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+struct Options {
+    game: String,
+    pits: Option<usize>,
+    seeds: Option<u32>,
+    rules: Option<String>,
+    sweep: Option<String>,
+    nyumba: Option<String>,
+    takasia: Option<String>,
+    tax: Option<String>,
+}
+
+impl Options {
+    fn name(&self) -> PyResult<GameName> {
+        self.game.parse().map_err(|e: granary::InputError| input(e))
+    }
+
+    fn setup(&self) -> Setup {
+        Setup {
+            pits: self.pits,
+            seeds: self.seeds,
+            rules: self.rules.clone(),
+            sweep: self.sweep.clone(),
+            nyumba: self.nyumba.clone(),
+            takasia: self.takasia.clone(),
+            tax: self.tax.clone(),
+        }
+    }
+
+    /// The Kalah/Oware game at `position` after `moves`.
+    fn mancala(&self, position: Option<&str>, moves: &[usize]) -> PyResult<Mancala> {
+        let start = self
+            .setup()
+            .mancala(self.name()?, position)
+            .map_err(input)?;
+        let shown = granary::show::show(&start, moves).map_err(input)?;
+        Ok(Mancala {
+            variant: start.variant,
+            position: shown.pos,
+        })
+    }
+}
+
+/// Where a Kalah, Oware or Bao game stands after `moves` from `position` (or the start): JSON of
+/// the library's `Shown` / `BaoShown`.
+#[pyfunction]
+#[pyo3(signature = (options, position, moves))]
+fn show(options: Options, position: Option<&str>, moves: Vec<String>) -> PyResult<String> {
+    if options.name()? == GameName::Bao {
+        let (rules, pos) = options.setup().bao(position).map_err(input)?;
+        return json(&granary::bao::show(&rules, pos, &moves).map_err(input)?);
+    }
+    let pits = granary::game::parse_pits(&moves).map_err(input)?;
+    let start = options
+        .setup()
+        .mancala(options.name()?, position)
+        .map_err(input)?;
+    json(&granary::show::show(&start, &pits).map_err(input)?)
+}
+
+/// Values from the tables in `directory` (a Kalah position just above them is searched): JSON of
+/// the library's `Query`.
+#[pyfunction]
+#[pyo3(signature = (directory, options, position, moves))]
+fn query(
+    py: Python<'_>,
+    directory: &str,
+    options: Options,
+    position: Option<&str>,
+    moves: Vec<usize>,
+) -> PyResult<String> {
+    let game = options.mancala(position, &moves)?;
+    let tablebase = Tablebase::new(directory);
+    let answer = py
+        .detach(|| tablebase.query_or_search(&game))
+        .map_err(raise)?;
+    json(&answer)
+}
+
+/// The values of many positions (notation) of one game from the tables in `directory`: a list of
+/// values, the net score for the player to move. The tables stay open across positions.
+#[pyfunction]
+#[pyo3(signature = (directory, options, positions))]
+fn values(
+    py: Python<'_>,
+    directory: &str,
+    options: Options,
+    positions: Vec<String>,
+) -> PyResult<Vec<i32>> {
+    let games = positions
+        .iter()
+        .map(|p| options.mancala(Some(p), &[]))
+        .collect::<PyResult<Vec<_>>>()?;
+    let tablebase = Tablebase::new(directory);
+    py.detach(|| {
+        games
+            .iter()
+            .map(|g| tablebase.query(g).map(|q| q.value))
+            .collect::<Result<Vec<_>, _>>()
+    })
+    .map_err(|e| raise(e.into()))
+}
+
+/// Events of long work, handed to a Python callable as `(kind, dict)`.
+struct Progress(Option<Py<PyAny>>);
+
+impl granary::Observer for Progress {
+    fn event(&self, event: Event<'_>) {
+        let Some(callback) = &self.0 else {
+            return;
+        };
+        let (kind, data) = match event {
+            Event::Planned(plan) => ("planned", serde_json::json!({ "plan": plan.describe() })),
+            Event::LayerStarted {
+                kind,
+                seeds,
+                positions,
+            } => (
+                "layer_started",
+                serde_json::json!({ "tables": kind, "seeds": seeds, "positions": positions }),
+            ),
+            Event::LayerDone {
+                kind,
+                seeds,
+                positions,
+                seconds,
+                ..
+            } => (
+                "layer_done",
+                serde_json::json!({ "tables": kind, "seeds": seeds, "positions": positions, "seconds": seconds }),
+            ),
+            Event::Bounds {
+                pit,
+                lower,
+                upper,
+                nodes,
+                seconds,
+            } => (
+                "bounds",
+                serde_json::json!({ "pit": pit, "lower": lower, "upper": upper, "nodes": nodes, "seconds": seconds }),
+            ),
+            Event::Settled {
+                pit,
+                value,
+                exact,
+                nodes,
+                seconds,
+            } => (
+                "settled",
+                serde_json::json!({ "pit": pit, "value": value, "exact": exact, "nodes": nodes, "seconds": seconds }),
+            ),
+            Event::Advanced { .. } | Event::Phase { .. } | Event::Depth { .. } => return,
+        };
+        Python::attach(|py| {
+            // A callback that raises is reported by Python and otherwise ignored: the work
+            // goes on.
+            if let Err(err) = callback.call1(py, (kind, data.to_string())) {
+                err.print(py);
+            }
+        });
+    }
+}
+
+/// Solves a Kalah or Oware position exactly, tables in `directory` planned and built as needed:
+/// JSON of the library's `SolveReport`.
+#[pyfunction]
+#[pyo3(signature = (directory, options, position, moves, threads, table_seeds, progress))]
+#[allow(clippy::too_many_arguments)]
+fn solve(
+    py: Python<'_>,
+    directory: &str,
+    options: Options,
+    position: Option<&str>,
+    moves: Vec<usize>,
+    threads: Option<usize>,
+    table_seeds: Option<u32>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let game = options.mancala(position, &moves)?;
+    let tablebase = Tablebase::new(directory);
+    let settings = Settings {
+        threads,
+        tables: table_seeds.map_or(TableChoice::Auto, TableChoice::Seeds),
+        ..Settings::default()
+    };
+    let observer = Progress(progress);
+    let report = py
+        .detach(|| granary::solve(&tablebase, &game, &settings, &observer))
+        .map_err(raise)?;
+    json(&report)
+}
+
+/// Builds the missing table layers `0..=max_seeds` of a game's tables in `directory`: JSON of
+/// the library's `BuildReport`.
+#[pyfunction]
+#[pyo3(signature = (directory, options, max_seeds, threads, memory, progress))]
+fn build(
+    py: Python<'_>,
+    directory: &str,
+    options: Options,
+    max_seeds: u32,
+    threads: Option<usize>,
+    memory: Option<u64>,
+    progress: Option<Py<PyAny>>,
+) -> PyResult<String> {
+    let game = options.mancala(None, &[])?;
+    let tablebase = Tablebase::new(directory);
+    let observer = Progress(progress);
+    let report = py
+        .detach(|| {
+            granary::build(
+                &tablebase,
+                game.kind(),
+                max_seeds,
+                threads,
+                memory,
+                &observer,
+            )
+        })
+        .map_err(|e| raise(e.into()))?;
+    json(&report)
+}
+
+/// The games, their options and defaults: JSON of the library's catalogue.
+#[pyfunction]
+fn catalogue() -> PyResult<String> {
+    json(&granary::game::catalogue())
+}
+
+/// The native module.
+#[pymodule]
+fn _granary(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("TableError", m.py().get_type::<TableError>())?;
+    m.add_function(wrap_pyfunction!(show, m)?)?;
+    m.add_function(wrap_pyfunction!(query, m)?)?;
+    m.add_function(wrap_pyfunction!(values, m)?)?;
+    m.add_function(wrap_pyfunction!(solve, m)?)?;
+    m.add_function(wrap_pyfunction!(build, m)?)?;
+    m.add_function(wrap_pyfunction!(catalogue, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,210 @@
+"""The Python package against independent answers: published Kalah values, Romein & Bal's awari
+test position, and the `granary` command (its `show --json`, `query --json`, `solve --json`)
+move by move. The command is `$GRANARY_BIN`, else the repository's `target/ci/granary` or
+`target/release/granary` (the test fails if none is there: build it first)."""
+
+import json
+import os
+import random
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import granary
+
+ROOT = Path(__file__).resolve().parents[3]
+
+
+def _cli() -> str:
+    for candidate in (
+        os.environ.get("GRANARY_BIN"),
+        ROOT / "target" / "ci" / "granary",
+        ROOT / "target" / "release" / "granary",
+    ):
+        if candidate and Path(candidate).is_file():
+            return str(candidate)
+    pytest.fail("no granary binary: set GRANARY_BIN or run `cargo build --profile ci -p granary-cli`")
+
+
+def cli_json(*args: str) -> dict:
+    out = subprocess.run([_cli(), *args, "--json"], check=True, capture_output=True, text=True)
+    return json.loads(out.stdout)
+
+
+@pytest.fixture(scope="session")
+def awari16(tmp_path_factory):
+    """Oware awari tables to 16 seeds, built through Python."""
+    d = tmp_path_factory.mktemp("awari")
+    report = granary.Tablebase(str(d)).build(granary.Game("oware", rules="awari"), 16)
+    assert report.max_seeds == 16 and report.built == report.positions > 0
+    return str(d)
+
+
+# --- published results -------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "pits,seeds,rules,value",
+    [
+        (4, 3, "empty", 8),  # docs/results.md, both capture rules agree here
+        (3, 3, "empty", 2),
+        (4, 2, "empty", 6),
+        (6, 4, "empty", 10),  # Irving, Donkers & Uiterwijk 2000 (../shared/reference.md)
+    ],
+)
+def test_published_kalah_values(tmp_path, pits, seeds, rules, value):
+    game = granary.Game("kalah", pits=pits, seeds=seeds, rules=rules)
+    events = []
+    solution = granary.solve(game, str(tmp_path), progress=lambda k, d: events.append(k))
+    assert solution.value == value
+    assert solution.result == "win"
+    assert solution.pv and solution.pv[0] in game.legal_moves()
+    assert "planned" in events and "settled" in events
+    # The command agrees on everything it prints.
+    cli = cli_json("solve", "kalah", "--pits", str(pits), "--seeds", str(seeds), "--rules", rules,
+                   "--dir", str(tmp_path))
+    assert cli["value"] == solution.value
+    assert cli["best"] == solution.best
+    assert [(m.pit, m.value, m.exact) for m in solution.moves] == [
+        (m["move"], m["value"], m["exact"]) for m in cli["moves"]]
+    assert all(m.value <= value for m in solution.moves)
+    assert any(m.exact and m.value == value for m in solution.moves if m.pit in solution.best)
+
+
+def test_awari_position_of_romein_and_bal(awari16):
+    # keesverstoep/Awari README: value 0; moves -1 -1 -2 -2 -2 0 (../shared/reference.md).
+    game = granary.Game.from_pits("oware", [1, 1, 1, 1, 1, 2], [4, 2, 3, 0, 0, 0], rules="awari")
+    q = granary.Tablebase(awari16).query(game)
+    assert q.value == 0
+    assert [m.value for m in q.moves] == [-1, -1, -2, -2, -2, 0]
+    assert [m.pit for m in q.moves] == [1, 2, 3, 4, 5, 6]
+    assert q.best == [6] and q.result == "draw" and q.final_stores == (8, 8)
+    cli = cli_json("query", "oware", "--rules", "awari", "1,1,1,1,1,2/4,2,3,0,0,0",
+                   "--dir", awari16)
+    assert cli == q.raw
+
+
+def test_query_values_agree_with_the_command_on_random_positions(awari16):
+    rng = random.Random(7)
+    tb = granary.Tablebase(awari16)
+    positions = []
+    for _ in range(20):
+        game = granary.Game("oware", rules="awari", seeds=2)  # 24 seeds: play down to <= 16
+        while sum(game.pits) > 16 and not game.is_over():
+            game = game.play(rng.choice(game.legal_moves()))
+        if game.is_over():
+            continue
+        positions.append(game.position)
+        q = tb.query(game)
+        cli = cli_json("query", "oware", "--rules", "awari", game.position, "--dir", awari16)
+        assert (q.value, [m.value for m in q.moves]) == (
+            cli["value"], [m["value"] for m in cli["moves"]])
+    assert len(positions) >= 10
+    assert tb.values("oware", positions, rules="awari") == [tb.query(
+        granary.Game("oware", rules="awari", position=p)).value for p in positions]
+
+
+# --- the rules, move by move against the command --------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "name,options",
+    [
+        ("kalah", {}),
+        ("kalah", {"rules": "standard", "pits": 4, "seeds": 3}),
+        ("oware", {"rules": "awari"}),
+        ("oware", {"rules": "abapa", "pits": 5, "seeds": 3}),
+        ("bao", {}),
+        ("bao", {"rules": "kujifunza"}),
+    ],
+)
+def test_random_games_agree_with_show(name, options):
+    rng = random.Random(hash(name) ^ len(options))
+    flags = [x for k, v in options.items() for x in (f"--{k}", str(v))]
+    for _ in range(3):
+        game = granary.Game(name, **options)
+        moves = []
+        for _ in range(60):
+            if game.is_over():
+                break
+            move = rng.choice(game.legal_moves())
+            game = game.play(move)
+            moves.append(str(move))
+        cli = cli_json("show", name, *flags, "--moves", ",".join(moves))
+        mine = game.to_dict()
+        for key in ("position", "to_move", "legal_moves", "over", "end"):
+            assert mine[key] == cli[key], (key, moves)
+        if name != "bao":
+            assert game.pits == cli["pits"] and list(game.stores) == cli["stores"]
+
+
+def test_a_finished_game_has_a_score_and_no_moves():
+    # Kalah ends when either side's pits are empty; the other side's seeds go to its store.
+    over = granary.Game.from_pits("kalah", [0, 0, 0, 0, 0, 1], [0, 0, 0, 0, 0, 0], (20, 27))
+    assert over.is_over() and over.legal_moves() == [] and over.score() == (21, 27)
+    game = granary.Game.from_pits("kalah", [0, 0, 0, 0, 0, 1], [1, 0, 0, 0, 0, 0], (20, 26))
+    assert game.legal_moves() == [6] and not game.is_over()
+    end = game.play(6)  # the last seed lands in the store: South empty, North's seed is North's
+    assert end.is_over() and end.legal_moves() == []
+    assert end.score() == (21, 27)
+
+
+# --- bad input raises, the interpreter lives --------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: granary.Game("checkers"),
+        lambda: granary.Game("kalah", pits=0),
+        lambda: granary.Game("kalah", pits=99),
+        lambda: granary.Game("kalah", rules="sideways"),
+        lambda: granary.Game("oware", sweep="owner"),
+        lambda: granary.Game("kalah", position="1,2,3/garbage"),
+        lambda: granary.Game("kalah", position="\x00\xff"),
+        lambda: granary.Game("kalah", moves=[7]),
+        lambda: granary.Game("kalah", moves=["x"]),
+        lambda: granary.Game("kalah").play(0),
+        lambda: granary.Game("bao", moves=["nonsense"]),
+        lambda: granary.Game.from_pits("kalah", [1, -1], [0, 0]),
+        lambda: granary.Game.from_pits("kalah", [1, 2], [0, 0, 0]),
+        lambda: granary.Game(42),
+        lambda: granary.Tablebase("/tmp").values("kalah", ["1/1 0-0 S"], colour="red"),
+        lambda: granary.solve(granary.Game("bao"), "/tmp"),
+    ],
+)
+def test_bad_input_raises_value_error(make):
+    with pytest.raises(ValueError):
+        make()
+
+
+def test_missing_or_damaged_tables_raise_table_error(tmp_path, awari16):
+    game = granary.Game.from_pits("oware", [1, 1, 1, 1, 1, 2], [4, 2, 3, 0, 0, 0], rules="awari")
+    with pytest.raises(granary.TableError, match="granary build"):
+        granary.Tablebase(str(tmp_path)).query(game)
+    # A truncated layer file.
+    damaged = tmp_path / "damaged"
+    src = Path(awari16)
+    for f in src.rglob("*.tbl"):
+        target = damaged / f.relative_to(src)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        data = f.read_bytes()
+        target.write_bytes(data[: len(data) // 2] if f.name.endswith("016.tbl") else data)
+    with pytest.raises(granary.TableError, match="layer-016"):
+        granary.Tablebase(str(damaged)).query(game)
+
+
+def test_reprs_and_catalogue():
+    game = granary.Game("kalah", pits=4, seeds=3)
+    assert repr(game) == "Game('kalah', pits=4, seeds=3, position='3,3,3,3/3,3,3,3 0-0 S')"
+    assert "Tablebase('/x')" == repr(granary.Tablebase("/x"))
+    names = [g["game"] for g in granary.catalogue()]
+    assert names == ["kalah", "oware", "bao"]
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    result = doctest.testmod(granary, optionflags=doctest.ELLIPSIS)
+    assert result.attempted > 0 and result.failed == 0

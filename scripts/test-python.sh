@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# The Python package as a new user installs it: a fresh virtual environment, the README's
+# `pip install ./crates/python` (maturin comes from PyPI as the build backend), then the pytest
+# suite (crates/python/tests, against the `granary` command) and the labelling example.
+#
+#   scripts/test-python.sh            # venv in target/python-venv (recreated)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=target/python-venv
+rm -rf "$venv"
+python3 -m venv "$venv"
+"$venv/bin/python" -m pip install -q --disable-pip-version-check pytest ./crates/python
+cargo build --profile ci --locked -q -p granary-cli
+GRANARY_BIN="$PWD/target/ci/granary" "$venv/bin/python" -m pytest -q crates/python/tests
+tables=$(mktemp -d)
+trap 'rm -rf "$tables"' EXIT
+"$venv/bin/python" crates/python/examples/label_kalah.py 10000 "$tables"
