@@ -30,13 +30,17 @@ use crate::build::build_command;
 use crate::machine::Machine;
 use crate::tablebase::{layer_bytes, layer_positions};
 
-/// Kalah table build rates on 2 cores, positions a second, by layer size (measured, 6 pits,
-/// the builder in order of potential, one build of layers 0..=28 from scratch: 12.4-14.2 M/s
-/// for every layer from 13 seeds on; smaller layers take milliseconds).
+/// Kalah table build rates on 2 cores, positions a second, by layer size, in the units of the
+/// search-time model (the machine its measurements came from). Measured in session 9 (6 pits,
+/// standard capture, layers 0..=22 from scratch): 23-33 M/s for layers 10-17, 34-37 M/s for
+/// layers 18-22, on a machine where Kalah(6,4) searches took 0.55-0.65x the model's estimate
+/// (over 18-21-seed tables, 2 threads: 8.5, 6.3, 4.4, 2.9 s against 12.4, 9.6, 7.4, 5.7 s);
+/// scaled by 0.6 to the model's machine. (Session 6's figures, 12.4-14.2 M/s, were of a builder
+/// since made faster, on a slower machine than the model's.)
 pub const KALAH_RATE: [(u64, f64); 3] = [
-    (30_000_000, 12.0e6),
-    (500_000_000, 13.0e6),
-    (u64::MAX, 13.0e6),
+    (30_000_000, 18.0e6),
+    (500_000_000, 21.0e6),
+    (u64::MAX, 21.0e6),
 ];
 /// Oware table build rate on 2 cores, positions a second (measured: awari 0..22, 3.6 M/s).
 pub const OWARE_RATE: f64 = 3.5e6;
@@ -228,11 +232,20 @@ pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: us
 /// measured 0.6-2.2 GB/s on 2 cores, 5.6 GB of layers; see docs/search.md), a cautious figure.
 pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
 
+/// Layers smaller than this stay mapped whatever the search's length: their page tables stay
+/// in the caches, so huge pages save little (measured, session 9: Kalah(6,4) standard over
+/// 20-seed tables, 226 MB, 3 runs each: held in memory 6.53-6.58 s wall, 5.97-6.10 s user +
+/// 0.47-0.60 s sys; mapped 6.19-6.23 s wall, 6.16-6.19 s user + 0.03 s sys).
+pub const RESIDENT_MIN_BYTES: u64 = 1 << 30;
+
 /// Whether a search estimated at `search` seconds over `bytes` of layers should copy them into
-/// memory first: when the copy would take at most a fifth of the search (held in memory, the
-/// search takes about 0.75x the time, so the copy pays from about a quarter).
+/// memory first: layers of at least [`RESIDENT_MIN_BYTES`] whose copy would take at most a fifth
+/// of the search (held in memory, a search over 5.6 GB of layers took about 0.75x the time, so
+/// the copy pays from about a quarter).
 fn resident(search: Option<f64>, bytes: u64) -> bool {
-    search.is_some_and(|s| bytes > 0 && bytes as f64 / RESIDENT_COPY_RATE * 5.0 <= s)
+    search.is_some_and(|s| {
+        bytes >= RESIDENT_MIN_BYTES && bytes as f64 / RESIDENT_COPY_RATE * 5.0 <= s
+    })
 }
 
 /// What the plan may use of the machine.
@@ -515,6 +528,13 @@ mod tests {
         // A small position over the same tables: the copy would take longer than the search.
         let p = plan_solve(k, 30, Some(28), TableChoice::Auto, None, &m).unwrap();
         assert!(!p.resident, "{}", p.describe());
+        // Kalah(6,4) over its planned tables: seconds of search, but layers too small to pay.
+        let p = plan_solve(k, 48, None, TableChoice::Auto, None, &m).unwrap();
+        assert!(
+            layers_bytes(k, 0, p.horizon.unwrap()) < RESIDENT_MIN_BYTES && !p.resident,
+            "{}",
+            p.describe()
+        );
         assert!(
             !plan_solve(k, 60, None, TableChoice::None, None, &m)
                 .unwrap()

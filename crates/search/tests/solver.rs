@@ -203,3 +203,62 @@ fn progress_bounds_narrow_to_each_root_moves_value() {
         }
     }
 }
+
+/// Root moves with one thread and with two (the moves after the first tested one a thread each):
+/// the same answers, each true: an exact move its value, an inexact one no more than it says;
+/// principal variations that reach the value.
+#[test]
+fn root_moves_agree_across_threads_and_with_minimax() {
+    for game in [GAMES[0], GAMES[1]] {
+        for (m, n) in [(2, 4), (3, 3), (4, 2), (3, 4)] {
+            let variant = Variant::new(game, m, n).unwrap();
+            let reference = Reference::new(game, m);
+            let start = reference.start(n);
+            let mut memo = HashMap::new();
+            let truth: HashMap<usize, i32> = reference
+                .legal_moves(&start)
+                .into_iter()
+                .map(|lane| {
+                    let child = reference.play(&start, lane);
+                    let v = minimax(&reference, &child, &mut memo);
+                    (lane, if child.to_move == Side::South { v } else { -v })
+                })
+                .collect();
+            let solutions: Vec<_> = [1, 2]
+                .map(|threads| {
+                    rayon::ThreadPoolBuilder::new()
+                        .num_threads(threads)
+                        .build()
+                        .unwrap()
+                        .install(|| {
+                            let solver = Solver::new(kalah(game, m), None, 8).unwrap();
+                            solver.solve(&variant.start(), false)
+                        })
+                })
+                .into();
+            assert_eq!(solutions[0].moves, solutions[1].moves, "{variant}: moves");
+            // A principal variation may differ (the threads leave other best moves in the
+            // transposition table); each plays out to the value.
+            for solution in &solutions {
+                let rules = kalah(game, m);
+                let mut pos = variant.start();
+                for &lane in &solution.pv {
+                    pos = rules.play(&pos, lane);
+                }
+                let outcome = rules.outcome(&pos).expect("the pv ends the game");
+                let [s, north] = pos.absolute(outcome.stores).map(|x| x as i32);
+                assert_eq!(s - north, solution.value, "{variant}: pv result");
+            }
+            let best = truth.values().copied().max().unwrap();
+            assert_eq!(solutions[1].value, best, "{variant}");
+            for r in &solutions[1].moves {
+                let v = truth[&r.lane];
+                if r.exact {
+                    assert_eq!(r.value, v, "{variant} move {}", r.lane + 1);
+                } else {
+                    assert!(v <= r.value, "{variant} move {}", r.lane + 1);
+                }
+            }
+        }
+    }
+}
