@@ -101,6 +101,16 @@ enum Key {
     Exact(i32),
 }
 
+/// What a node knows once its children are made, before any is searched
+/// ([`Solver::prepare`]).
+struct Node {
+    /// Indices into the children, in search order.
+    order: ArrayVec<u8, 8>,
+    /// Bounds known before the search: from the seeds on the board and the stored entry.
+    lower: i32,
+    upper: i32,
+}
+
 impl Child {
     /// The child's window for the parent's `(alpha, beta)`, and back.
     #[inline]
@@ -306,66 +316,16 @@ impl<'t, R: Rules> Solver<'t, R> {
             return 0;
         }
         *nodes += 1;
-        let m = self.rules.pits();
-        let seeds = pos.board.seeds(m);
-        let n = seeds as i32;
         // The search is bound by memory latency: making the children starts every load the
-        // cutoffs below need at once (their table entries or buckets).
+        // cutoffs need at once (their table entries or buckets).
         self.tt.prefetch(h);
         let mut children = self.children(pos);
-        if children.is_empty() {
-            return self.terminal_value(pos);
-        }
-        let etc = seeds > self.etc_above;
-        // Futility: the value lies in -n..=n.
-        if alpha >= n {
-            return n;
-        }
-        if beta <= -n {
-            return -n;
-        }
-        let (mut lower, mut upper) = (-n, n);
-        let mut tt_move = NO_MOVE;
-        if let Some(e) = self.tt.get(pos.board, h) {
-            lower = lower.max(i32::from(e.lower));
-            upper = upper.min(i32::from(e.upper));
-            if lower >= beta || lower == upper {
-                return lower;
-            }
-            if upper <= alpha {
-                return upper;
-            }
-            tt_move = e.best.unwrap_or(NO_MOVE);
-        }
-        // Enhanced transposition cutoff: a child whose known bound already refutes the window.
-        // Table values at every node; stored bounds above `etc_above` (see `ETC_MARGIN`).
-        for child in &mut children {
-            let bound = match child.key {
-                Key::Table { seeds, rank } => {
-                    let v = i32::from(self.layers[seeds as usize].value(rank));
-                    child.key = Key::Exact(v);
-                    Some((v, v))
-                }
-                Key::Exact(v) => Some((v, v)),
-                Key::Hash(h) if etc => self
-                    .tt
-                    .get(child.pos.board, h)
-                    .map(|e| (i32::from(e.lower), i32::from(e.upper))),
-                Key::Hash(_) => None,
-            };
-            if let Some((lo, hi)) = bound {
-                let (at_least, at_most) = if child.again {
-                    (child.gain + lo, child.gain + hi)
-                } else {
-                    (child.gain - hi, child.gain - lo)
-                };
-                if at_least >= beta {
-                    return at_least;
-                }
-                child.at_most = at_most;
-            }
-        }
-        let order = Self::order(&children, tt_move);
+        let node = match self.prepare(pos, h, alpha, beta, &mut children) {
+            Ok(node) => node,
+            Err(v) => return v,
+        };
+        let order = &node.order;
+        let seeds = pos.board.seeds(self.rules.pits());
         let before = *nodes;
         let mut best = i32::MIN;
         let mut best_lane = NO_MOVE;
@@ -396,27 +356,16 @@ impl<'t, R: Rules> Solver<'t, R> {
                 None => break,
             };
             let child = &children[i];
-            let option = if child.at_most <= a {
-                // Its stored bound already says it fails low: a valid fail-soft result, unsearched.
-                child.at_most
-            } else {
+            if child.at_most > a {
                 searched += 1;
-                let (lo, hi) = child.window(a, beta);
-                let v = match child.key {
-                    Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes),
-                    Key::Exact(v) => v,
-                    Key::Table { seeds, rank } => {
-                        i32::from(self.layers[seeds as usize].value(rank))
-                    }
-                };
-                if self.abort.load(Relaxed) {
-                    if let Some(b) = busy {
-                        b.fetch_sub(1, Relaxed);
-                    }
-                    return 0;
+            }
+            let option = self.child_option(child, a, beta, nodes);
+            if self.abort.load(Relaxed) {
+                if let Some(b) = busy {
+                    b.fetch_sub(1, Relaxed);
                 }
-                child.option(v)
-            };
+                return 0;
+            }
             if option > best {
                 best = option;
                 best_lane = child.lane as u8;
@@ -429,25 +378,142 @@ impl<'t, R: Rules> Solver<'t, R> {
         if let Some(b) = busy {
             b.fetch_sub(1, Relaxed);
         }
+        self.store(
+            pos,
+            h,
+            &node,
+            alpha,
+            beta,
+            (best, best_lane),
+            *nodes - before,
+        );
+        best
+    }
+
+    /// A node's work before any child is searched, given its `children` (made with their
+    /// loads started): the cutoffs that need no search (terminal, futility, stored bounds,
+    /// enhanced transposition cutoff), and the order to search the children in. `Err` is the
+    /// node's fail-soft value when a cutoff settles it.
+    #[inline(always)]
+    fn prepare(
+        &self,
+        pos: &Position,
+        h: u64,
+        alpha: i32,
+        beta: i32,
+        children: &mut [Child],
+    ) -> Result<Node, i32> {
+        let m = self.rules.pits();
+        let seeds = pos.board.seeds(m);
+        let n = seeds as i32;
+        if children.is_empty() {
+            return Err(self.terminal_value(pos));
+        }
+        let etc = seeds > self.etc_above;
+        // Futility: the value lies in -n..=n.
+        if alpha >= n {
+            return Err(n);
+        }
+        if beta <= -n {
+            return Err(-n);
+        }
+        let (mut lower, mut upper) = (-n, n);
+        let mut tt_move = NO_MOVE;
+        if let Some(e) = self.tt.get(pos.board, h) {
+            lower = lower.max(i32::from(e.lower));
+            upper = upper.min(i32::from(e.upper));
+            if lower >= beta || lower == upper {
+                return Err(lower);
+            }
+            if upper <= alpha {
+                return Err(upper);
+            }
+            tt_move = e.best.unwrap_or(NO_MOVE);
+        }
+        // Enhanced transposition cutoff: a child whose known bound already refutes the window.
+        // Table values at every node; stored bounds above `etc_above` (see `ETC_MARGIN`).
+        for child in children.iter_mut() {
+            let bound = match child.key {
+                Key::Table { seeds, rank } => {
+                    let v = i32::from(self.layers[seeds as usize].value(rank));
+                    child.key = Key::Exact(v);
+                    Some((v, v))
+                }
+                Key::Exact(v) => Some((v, v)),
+                Key::Hash(h) if etc => self
+                    .tt
+                    .get(child.pos.board, h)
+                    .map(|e| (i32::from(e.lower), i32::from(e.upper))),
+                Key::Hash(_) => None,
+            };
+            if let Some((lo, hi)) = bound {
+                let (at_least, at_most) = if child.again {
+                    (child.gain + lo, child.gain + hi)
+                } else {
+                    (child.gain - hi, child.gain - lo)
+                };
+                if at_least >= beta {
+                    return Err(at_least);
+                }
+                child.at_most = at_most;
+            }
+        }
+        let order = Self::order(children, tt_move);
+        Ok(Node {
+            order,
+            lower,
+            upper,
+        })
+    }
+
+    /// What `child` is worth to its parent searched with the parent's window `(a, beta)`
+    /// (fail-soft); unsearched when its bound already fails low.
+    #[inline(always)]
+    fn child_option(&self, child: &Child, a: i32, beta: i32, nodes: &mut u64) -> i32 {
+        if child.at_most <= a {
+            // Its stored bound already says it fails low: a valid fail-soft result, unsearched.
+            return child.at_most;
+        }
+        let (lo, hi) = child.window(a, beta);
+        let v = match child.key {
+            Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes),
+            Key::Exact(v) => v,
+            Key::Table { seeds, rank } => i32::from(self.layers[seeds as usize].value(rank)),
+        };
+        child.option(v)
+    }
+
+    /// Stores what the search of `node` (window `(alpha, beta)`) found: `best`, the fail-soft
+    /// value, by the move `lane`, after `work` nodes.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn store(
+        &self,
+        pos: &Position,
+        h: u64,
+        node: &Node,
+        alpha: i32,
+        beta: i32,
+        (best, lane): (i32, u8),
+        work: u64,
+    ) {
         let (new_lower, new_upper) = if best <= alpha {
-            (lower, best.min(upper))
+            (node.lower, best.min(node.upper))
         } else if best >= beta {
-            (best.max(lower), upper)
+            (best.max(node.lower), node.upper)
         } else {
             (best, best)
         };
-        let work = (64 - (*nodes - before).leading_zeros()) as u8;
         self.tt.put(
             pos.board,
             h,
             Entry {
                 lower: new_lower as i8,
                 upper: new_upper as i8,
-                best: Some(best_lane),
-                work,
+                best: Some(lane),
+                work: (64 - work.leading_zeros()) as u8,
             },
         );
-        best
     }
 
     /// [`Solver::alphabeta`] run by every thread at once (ABDADA): they share the transposition
@@ -456,6 +522,10 @@ impl<'t, R: Rules> Solver<'t, R> {
     pub fn shared_alphabeta(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
         if self.threads == 1 {
             return self.alphabeta(pos, alpha, beta, nodes);
+        }
+        let seeds = pos.board.seeds(self.rules.pits());
+        if self.table_value(pos, seeds).is_none() {
+            return self.split(pos, alpha, beta, nodes);
         }
         self.abort.store(false, Relaxed);
         let (value, counted) = std::thread::scope(|scope| {
@@ -485,6 +555,83 @@ impl<'t, R: Rules> Solver<'t, R> {
         self.abort.store(false, Relaxed);
         *nodes += counted;
         value
+    }
+
+    /// A node searched with its children shared out among the threads: each takes the next
+    /// child not yet started; a thread with none left joins the first child still being
+    /// searched (ABDADA spreads the two inside it). Every child gets the node's window: when
+    /// the node fails low (where a pass of MTD(f) spends most of its time) every child must be
+    /// searched anyway, so none of that work is duplicated. The first child that fails high, or
+    /// the last to finish, stops the others.
+    fn split(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+        use std::sync::atomic::{AtomicI32, AtomicUsize};
+        let h = hash(pos.board);
+        *nodes += 1;
+        // The search is bound by memory latency: making the children starts every load the
+        // cutoffs need at once (their table entries or buckets).
+        self.tt.prefetch(h);
+        let mut children = self.children(pos);
+        let node = match self.prepare(pos, h, alpha, beta, &mut children) {
+            Ok(node) => node,
+            Err(v) => return v,
+        };
+        let order = &node.order;
+        let next = AtomicUsize::new(0);
+        let done = AtomicUsize::new(0);
+        let options: Vec<AtomicI32> = children.iter().map(|_| AtomicI32::new(i32::MIN)).collect();
+        self.abort.store(false, Relaxed);
+        let counted: u64 = std::thread::scope(|scope| {
+            let run = || {
+                let mut n = 0;
+                while !self.abort.load(Relaxed) {
+                    let taken = next.fetch_add(1, Relaxed);
+                    let i = match order.get(taken) {
+                        Some(&i) => usize::from(i),
+                        None => match order
+                            .iter()
+                            .map(|&i| usize::from(i))
+                            .find(|&i| options[i].load(Relaxed) == i32::MIN)
+                        {
+                            Some(i) => i,
+                            None => break,
+                        },
+                    };
+                    let option = self.child_option(&children[i], alpha, beta, &mut n);
+                    if self.abort.load(Relaxed) {
+                        break;
+                    }
+                    if options[i]
+                        .compare_exchange(i32::MIN, option, Relaxed, Relaxed)
+                        .is_ok()
+                        && (option >= beta || done.fetch_add(1, Relaxed) + 1 == children.len())
+                    {
+                        self.abort.store(true, Relaxed);
+                    }
+                }
+                n
+            };
+            let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
+            run()
+                + helpers
+                    .into_iter()
+                    .map(|h| h.join().expect("a search thread"))
+                    .sum::<u64>()
+        });
+        self.abort.store(false, Relaxed);
+        *nodes += counted;
+        let (best, lane) = order
+            .iter()
+            .map(|&i| {
+                (
+                    options[usize::from(i)].load(Relaxed),
+                    children[usize::from(i)].lane,
+                )
+            })
+            .filter(|&(o, _)| o != i32::MIN)
+            .max_by_key(|&(o, _)| o)
+            .expect("a child was searched");
+        self.store(pos, h, &node, alpha, beta, (best, lane as u8), counted);
+        best
     }
 
     /// The exact value by MTD(f), starting from `guess`.
