@@ -14,8 +14,16 @@
 //! bounds cut before any move is searched; children's table values, and more than
 //! `ETC_MARGIN` (2) seeds above the tables their stored bounds, cut before any child is searched
 //! (enhanced transposition cutoff); children within the tables are exact values, never searched.
+//!
+//! # Threads
+//! Young Brothers Wait (`Solver::split`): a node more than `SPLIT_MARGIN` (4) seeds above the
+//! tables searches its first child alone; if that does not cut, its other children are shared
+//! out among the threads of rayon's pool, in order, and the first of them to fail high stops its
+//! brothers (a chain of `Stop` flags). Every search shares the transposition table. The values
+//! found are the same at any thread count (each is proved); node counts and the stored best
+//! moves among equals may differ.
 
-use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -139,14 +147,12 @@ pub struct Solver<'t, R> {
     layers: Vec<Tables<'t>>,
     tt: TranspositionTable,
     nodes: AtomicU64,
-    /// Threads searching one node together (see [`Solver::shared_alphabeta`]).
+    /// Threads of rayon's pool when the solver was made: more than one, and nodes split
+    /// ([`Solver::split`]).
     threads: usize,
-    /// How many threads are inside each position, by hash: a small table, collisions harmless.
-    busy: Vec<AtomicU8>,
-    /// Set by the first thread to finish a shared search: the others return at once.
-    abort: AtomicBool,
-    /// Nodes with more seeds than this take part in ABDADA's busy table.
-    share_above: u32,
+    /// Nodes with more seeds than this share their younger children out among the threads
+    /// ([`Solver::split`]) and look at their stop flags.
+    split_above: u32,
     /// Nodes with more seeds than this probe their children's transposition-table entries
     /// before searching any (enhanced transposition cutoff).
     etc_above: u32,
@@ -170,8 +176,9 @@ impl std::ops::Deref for Tables<'_> {
     }
 }
 
-/// ABDADA works on nodes with more than the tables' horizon plus this many seeds.
-const SHARE_MARGIN: u32 = 4;
+/// Nodes with more than the tables' horizon plus this many seeds split ([`Solver::split`]);
+/// nearer the tables subtrees are too small to be worth a task.
+const SPLIT_MARGIN: u32 = 4;
 
 /// Enhanced transposition cutoffs on nodes with more than the tables' horizon plus this many
 /// seeds. Nearer the tables, probing every child's bucket costs more than the small subtrees it
@@ -180,9 +187,6 @@ const SHARE_MARGIN: u32 = 4;
 /// Kalah(6,5) position over 28-seed tables; margins 1 to 8 were within the noise of 2. Table
 /// children are read at every node (an exact value, and the read is the child's whole search).
 const ETC_MARGIN: u32 = 2;
-
-/// Entries of the busy table (a power of two).
-const BUSY_SLOTS: usize = 1 << 16;
 
 const NO_MOVE: u8 = 0xff;
 
@@ -209,9 +213,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             tt: TranspositionTable::new(hash_mb),
             nodes: AtomicU64::new(0),
             threads: rayon::current_num_threads().max(1),
-            busy: (0..BUSY_SLOTS).map(|_| AtomicU8::new(0)).collect(),
-            abort: AtomicBool::new(false),
-            share_above: tables.map_or(0, |(_, max)| max) + SHARE_MARGIN,
+            split_above: tables.map_or(0, |(_, max)| max) + SPLIT_MARGIN,
             etc_above: tables.map_or(0, |(_, max)| max) + ETC_MARGIN,
         })
     }
@@ -299,23 +301,37 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// Fail-soft alpha-beta; see the module documentation for the contract. `nodes` counts the
-    /// positions visited.
+    /// positions visited. Runs on every thread of rayon's current pool (see the module
+    /// documentation).
     pub fn alphabeta(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
         let seeds = pos.board.seeds(self.rules.pits());
         if let Some(v) = self.table_value(pos, seeds) {
             *nodes += 1;
             return v;
         }
-        self.search(pos, hash(pos.board), alpha, beta, nodes)
+        self.search(pos, hash(pos.board), alpha, beta, nodes, &Stop::new())
     }
 
-    /// [`Solver::alphabeta`] on a position beyond the tables, whose board hashes to `h`.
-    fn search(&self, pos: &Position, h: u64, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
+    /// [`Solver::alphabeta`] on a position beyond the tables, whose board hashes to `h`; gives
+    /// up (returns a meaningless value and stores nothing) once `stop` is set.
+    fn search(
+        &self,
+        pos: &Position,
+        h: u64,
+        alpha: i32,
+        beta: i32,
+        nodes: &mut u64,
+        stop: &Stop<'_>,
+    ) -> i32 {
         debug_assert!(alpha < beta);
-        if self.abort.load(Relaxed) {
+        *nodes += 1;
+        let seeds = pos.board.seeds(self.rules.pits());
+        // Only nodes far enough from the tables split or look at `stop`: below them a subtree
+        // is small, runs to its end and its result is true.
+        let far = seeds > self.split_above;
+        if far && stop.stopped() {
             return 0;
         }
-        *nodes += 1;
         // The search is bound by memory latency: making the children starts every load the
         // cutoffs need at once (their table entries or buckets).
         self.tt.prefetch(h);
@@ -324,46 +340,14 @@ impl<'t, R: Rules> Solver<'t, R> {
             Ok(node) => node,
             Err(v) => return v,
         };
-        let order = &node.order;
-        let seeds = pos.board.seeds(self.rules.pits());
         let before = *nodes;
         let mut best = i32::MIN;
         let mut best_lane = NO_MOVE;
         let mut a = alpha;
-        // ABDADA: a child another thread is searching now waits until the others are done.
-        // Only far above the tables: near them subtrees are too small to be worth the shared
-        // counters' cache traffic.
-        let busy = (self.threads > 1 && seeds > self.share_above).then(|| {
-            let b = &self.busy[busy_slot(h)];
-            b.fetch_add(1, Relaxed);
-            b
-        });
-        let mut deferred: ArrayVec<usize, 8> = ArrayVec::new();
-        let mut queue = order.iter().map(|&i| usize::from(i));
-        let mut searched = 0;
-        loop {
-            let i = match queue.next() {
-                Some(i)
-                    if busy.is_some()
-                        && searched > 0
-                        && matches!(children[i].key, Key::Hash(h) if self.busy[busy_slot(h)].load(Relaxed) > 0) =>
-                {
-                    deferred.push(i);
-                    continue;
-                }
-                Some(i) => i,
-                None if !deferred.is_empty() => deferred.remove(0),
-                None => break,
-            };
-            let child = &children[i];
-            if child.at_most > a {
-                searched += 1;
-            }
-            let option = self.child_option(child, a, beta, nodes);
-            if self.abort.load(Relaxed) {
-                if let Some(b) = busy {
-                    b.fetch_sub(1, Relaxed);
-                }
+        for (k, &i) in node.order.iter().enumerate() {
+            let child = &children[usize::from(i)];
+            let option = self.child_option(child, a, beta, nodes, stop);
+            if far && stop.stopped() {
                 return 0;
             }
             if option > best {
@@ -374,9 +358,19 @@ impl<'t, R: Rules> Solver<'t, R> {
             if a >= beta {
                 break;
             }
-        }
-        if let Some(b) = busy {
-            b.fetch_sub(1, Relaxed);
+            if far && self.threads > 1 && k + 1 < node.order.len() {
+                // The eldest brother did not cut: the node is likely to need all its children.
+                let rest = &node.order[k + 1..];
+                match self.split(&children, rest, a, beta, nodes, stop) {
+                    None => return 0,
+                    Some((option, lane)) if option > best => {
+                        best = option;
+                        best_lane = lane;
+                    }
+                    Some(_) => {}
+                }
+                break;
+            }
         }
         self.store(
             pos,
@@ -388,6 +382,61 @@ impl<'t, R: Rules> Solver<'t, R> {
             *nodes - before,
         );
         best
+    }
+
+    /// Young Brothers Wait: the children `rest` (indices into `children`) of a node whose first
+    /// child did not cut, searched in parallel on rayon's pool with the window `(a, beta)`
+    /// (threads that run out of work steal the oldest, largest, pieces of others). The first
+    /// child that fails high stops its brothers. The best option and its lane, or `None` if
+    /// `stop` was set meanwhile.
+    fn split(
+        &self,
+        children: &[Child],
+        rest: &[u8],
+        a: i32,
+        beta: i32,
+        nodes: &mut u64,
+        stop: &Stop<'_>,
+    ) -> Option<(i32, u8)> {
+        use std::sync::atomic::{AtomicI32, AtomicUsize};
+        let local = Stop::below(stop);
+        let options: ArrayVec<AtomicI32, 8> =
+            rest.iter().map(|_| AtomicI32::new(i32::MIN)).collect();
+        let counted = AtomicU64::new(0);
+        let next = AtomicUsize::new(0);
+        // Each thread takes the next child in order, so that the children most likely to be
+        // needed are searched first.
+        let work = || {
+            while !local.stopped() {
+                let k = next.fetch_add(1, Relaxed);
+                let Some(&i) = rest.get(k) else { return };
+                let mut n = 0;
+                let option = self.child_option(&children[usize::from(i)], a, beta, &mut n, &local);
+                counted.fetch_add(n, Relaxed);
+                if local.stopped() {
+                    return;
+                }
+                options[k].store(option, Relaxed);
+                if option >= beta {
+                    local.set();
+                }
+            }
+        };
+        rayon::scope(|scope| {
+            for _ in 1..self.threads.min(rest.len()) {
+                scope.spawn(|_| work());
+            }
+            work();
+        });
+        *nodes += counted.into_inner();
+        if stop.stopped() {
+            return None;
+        }
+        rest.iter()
+            .zip(&options)
+            .map(|(&i, o)| (o.load(Relaxed), children[usize::from(i)].lane as u8))
+            .filter(|&(o, _)| o != i32::MIN)
+            .max_by_key(|&(o, _)| o)
     }
 
     /// A node's work before any child is searched, given its `children` (made with their
@@ -469,14 +518,21 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// What `child` is worth to its parent searched with the parent's window `(a, beta)`
     /// (fail-soft); unsearched when its bound already fails low.
     #[inline(always)]
-    fn child_option(&self, child: &Child, a: i32, beta: i32, nodes: &mut u64) -> i32 {
+    fn child_option(
+        &self,
+        child: &Child,
+        a: i32,
+        beta: i32,
+        nodes: &mut u64,
+        stop: &Stop<'_>,
+    ) -> i32 {
         if child.at_most <= a {
             // Its stored bound already says it fails low: a valid fail-soft result, unsearched.
             return child.at_most;
         }
         let (lo, hi) = child.window(a, beta);
         let v = match child.key {
-            Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes),
+            Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes, stop),
             Key::Exact(v) => v,
             Key::Table { seeds, rank } => i32::from(self.layers[seeds as usize].value(rank)),
         };
@@ -516,124 +572,6 @@ impl<'t, R: Rules> Solver<'t, R> {
         );
     }
 
-    /// [`Solver::alphabeta`] run by every thread at once (ABDADA): they share the transposition
-    /// table, and each defers children another thread is inside, so they spread over the tree.
-    /// The first to finish has the answer; the others are stopped and store nothing after that.
-    pub fn shared_alphabeta(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
-        if self.threads == 1 {
-            return self.alphabeta(pos, alpha, beta, nodes);
-        }
-        let seeds = pos.board.seeds(self.rules.pits());
-        if self.table_value(pos, seeds).is_none() {
-            return self.split(pos, alpha, beta, nodes);
-        }
-        self.abort.store(false, Relaxed);
-        let (value, counted) = std::thread::scope(|scope| {
-            let run = || {
-                let mut n = 0;
-                let v = self.alphabeta(pos, alpha, beta, &mut n);
-                // The first to get here won: its value was never cut short.
-                let won = self
-                    .abort
-                    .compare_exchange(false, true, Relaxed, Relaxed)
-                    .is_ok();
-                (won.then_some(v), n)
-            };
-            let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
-            let mut results = vec![run()];
-            results.extend(
-                helpers
-                    .into_iter()
-                    .map(|h| h.join().expect("a search thread")),
-            );
-            let value = results
-                .iter()
-                .find_map(|(v, _)| *v)
-                .expect("one thread won");
-            (value, results.iter().map(|(_, n)| n).sum::<u64>())
-        });
-        self.abort.store(false, Relaxed);
-        *nodes += counted;
-        value
-    }
-
-    /// A node searched with its children shared out among the threads: each takes the next
-    /// child not yet started; a thread with none left joins the first child still being
-    /// searched (ABDADA spreads the two inside it). Every child gets the node's window: when
-    /// the node fails low (where a pass of MTD(f) spends most of its time) every child must be
-    /// searched anyway, so none of that work is duplicated. The first child that fails high, or
-    /// the last to finish, stops the others.
-    fn split(&self, pos: &Position, alpha: i32, beta: i32, nodes: &mut u64) -> i32 {
-        use std::sync::atomic::{AtomicI32, AtomicUsize};
-        let h = hash(pos.board);
-        *nodes += 1;
-        // The search is bound by memory latency: making the children starts every load the
-        // cutoffs need at once (their table entries or buckets).
-        self.tt.prefetch(h);
-        let mut children = self.children(pos);
-        let node = match self.prepare(pos, h, alpha, beta, &mut children) {
-            Ok(node) => node,
-            Err(v) => return v,
-        };
-        let order = &node.order;
-        let next = AtomicUsize::new(0);
-        let done = AtomicUsize::new(0);
-        let options: Vec<AtomicI32> = children.iter().map(|_| AtomicI32::new(i32::MIN)).collect();
-        self.abort.store(false, Relaxed);
-        let counted: u64 = std::thread::scope(|scope| {
-            let run = || {
-                let mut n = 0;
-                while !self.abort.load(Relaxed) {
-                    let taken = next.fetch_add(1, Relaxed);
-                    let i = match order.get(taken) {
-                        Some(&i) => usize::from(i),
-                        None => match order
-                            .iter()
-                            .map(|&i| usize::from(i))
-                            .find(|&i| options[i].load(Relaxed) == i32::MIN)
-                        {
-                            Some(i) => i,
-                            None => break,
-                        },
-                    };
-                    let option = self.child_option(&children[i], alpha, beta, &mut n);
-                    if self.abort.load(Relaxed) {
-                        break;
-                    }
-                    if options[i]
-                        .compare_exchange(i32::MIN, option, Relaxed, Relaxed)
-                        .is_ok()
-                        && (option >= beta || done.fetch_add(1, Relaxed) + 1 == children.len())
-                    {
-                        self.abort.store(true, Relaxed);
-                    }
-                }
-                n
-            };
-            let helpers: Vec<_> = (1..self.threads).map(|_| scope.spawn(run)).collect();
-            run()
-                + helpers
-                    .into_iter()
-                    .map(|h| h.join().expect("a search thread"))
-                    .sum::<u64>()
-        });
-        self.abort.store(false, Relaxed);
-        *nodes += counted;
-        let (best, lane) = order
-            .iter()
-            .map(|&i| {
-                (
-                    options[usize::from(i)].load(Relaxed),
-                    children[usize::from(i)].lane,
-                )
-            })
-            .filter(|&(o, _)| o != i32::MIN)
-            .max_by_key(|&(o, _)| o)
-            .expect("a child was searched");
-        self.store(pos, h, &node, alpha, beta, (best, lane as u8), counted);
-        best
-    }
-
     /// The exact value by MTD(f), starting from `guess`.
     ///
     /// Every seed ends in a store, so a value `v` for `n` seeds on the board has the parity of `n`
@@ -660,7 +598,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         }
         while lower < upper {
             let beta = if g == lower { g + 2 } else { g };
-            g = self.shared_alphabeta(pos, beta - 1, beta, nodes);
+            g = self.alphabeta(pos, beta - 1, beta, nodes);
             if g < beta {
                 upper = g;
             } else {
@@ -672,8 +610,8 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// Solves `pos`: its value, root move values (all exact with `all_moves`), a principal
-    /// variation, nodes and time. Every search of a root move runs on all threads
-    /// ([`Solver::shared_alphabeta`]); as many threads as rayon's current pool has.
+    /// variation, nodes and time. Every search runs on all threads of rayon's current pool
+    /// (see the module documentation).
     pub fn solve(&self, pos: &Position, all_moves: bool) -> Solution {
         self.solve_reporting(pos, all_moves, |_| {})
     }
@@ -712,7 +650,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                 let beat = beat[i - (children.len() - beat.len())];
                 beat && (*bar == best || {
                     let (lo, hi) = child.window(best, best + 1);
-                    child.option(self.shared_alphabeta(&child.pos, lo, hi, &mut nodes)) > best
+                    child.option(self.alphabeta(&child.pos, lo, hi, &mut nodes)) > best
                 })
             };
             let result = if beats {
@@ -780,43 +718,25 @@ impl<'t, R: Rules> Solver<'t, R> {
         }
     }
 
-    /// Whether each of `children` is worth more than `bar` to the root: null-window tests, one
-    /// move a thread at a time (each such test is a narrow proof that a second thread on the
-    /// same tree barely shortens; measured, session 9: the five tests after Kalah(6,4)'s first
-    /// move took 0.8 s on one thread and 0.6-0.7 s shared by two). The answers do not depend on
-    /// the threads' timing.
+    /// Whether each of `children` is worth more than `bar` to the root: null-window tests, the
+    /// moves shared out among the threads (each such test is a narrow proof that a second thread
+    /// on the same tree barely shortens; measured, session 9: the five tests after Kalah(6,4)'s
+    /// first move took 0.8 s on one thread and 0.6-0.7 s shared by two). The answers do not
+    /// depend on the threads' timing.
     fn beat_tests(&self, children: &[Child], bar: i32, nodes: &mut u64) -> Vec<bool> {
-        let test = |child: &Child, n: &mut u64| {
-            let (lo, hi) = child.window(bar, bar + 1);
-            child.option(self.alphabeta(&child.pos, lo, hi, n)) > bar
-        };
-        if self.threads == 1 || children.len() < 2 {
-            return children.iter().map(|c| test(c, nodes)).collect();
-        }
-        let next = std::sync::atomic::AtomicUsize::new(0);
-        let results: Vec<AtomicU8> = children.iter().map(|_| AtomicU8::new(0)).collect();
-        let counted: u64 = std::thread::scope(|scope| {
-            let run = || {
+        use rayon::prelude::*;
+        let (beats, counts): (Vec<bool>, Vec<u64>) = children
+            .par_iter()
+            .with_max_len(1)
+            .map(|child| {
                 let mut n = 0;
-                loop {
-                    let i = next.fetch_add(1, Relaxed);
-                    let Some(child) = children.get(i) else {
-                        return n;
-                    };
-                    results[i].store(u8::from(test(child, &mut n)), Relaxed);
-                }
-            };
-            let workers: Vec<_> = (1..self.threads.min(children.len()))
-                .map(|_| scope.spawn(run))
-                .collect();
-            run()
-                + workers
-                    .into_iter()
-                    .map(|w| w.join().expect("a search thread"))
-                    .sum::<u64>()
-        });
-        *nodes += counted;
-        results.iter().map(|r| r.load(Relaxed) == 1).collect()
+                let (lo, hi) = child.window(bar, bar + 1);
+                let beat = child.option(self.alphabeta(&child.pos, lo, hi, &mut n)) > bar;
+                (beat, n)
+            })
+            .unzip();
+        *nodes += counts.iter().sum::<u64>();
+        beats
     }
 
     /// The exact value of any position (tables, terminal, or search).
@@ -896,7 +816,47 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 }
 
-/// The busy-table slot of a board of hash `h`.
-fn busy_slot(h: u64) -> usize {
-    (h as usize) & (BUSY_SLOTS - 1)
+/// Whether a search must give up: a flag set where a split's child failed high (its brothers'
+/// searches are no longer needed), seen by every search below that split through the chain of
+/// flags of the splits above it.
+struct Stop<'a> {
+    flag: AtomicBool,
+    above: Option<&'a Stop<'a>>,
+}
+
+impl<'a> Stop<'a> {
+    /// The flag of a search from its root: set by no one.
+    fn new() -> Stop<'static> {
+        Stop {
+            flag: AtomicBool::new(false),
+            above: None,
+        }
+    }
+
+    /// A new flag for the searches of a split below `above`.
+    fn below(above: &'a Stop<'a>) -> Stop<'a> {
+        Stop {
+            flag: AtomicBool::new(false),
+            above: Some(above),
+        }
+    }
+
+    fn set(&self) {
+        self.flag.store(true, Relaxed);
+    }
+
+    /// Whether this flag or one above it is set.
+    #[inline]
+    fn stopped(&self) -> bool {
+        let mut s = self;
+        loop {
+            if s.flag.load(Relaxed) {
+                return true;
+            }
+            match s.above {
+                Some(above) => s = above,
+                None => return false,
+            }
+        }
+    }
 }
