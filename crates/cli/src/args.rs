@@ -134,8 +134,8 @@ pub struct TableArgs {
     /// Kalah: search without tables.
     #[arg(long)]
     pub no_tables: bool,
-    /// Transposition table size in MiB [default: 64: larger tables save few nodes and make
-    /// every probe slower].
+    /// Transposition table size in MiB [default: 512 for a search the planner expects to take
+    /// 8 s or more, else 64 (a short search does not earn back the larger table's first touch)].
     #[arg(long)]
     pub hash: Option<usize>,
     /// Check the tables' data checksums before use (reads every byte; opening reads headers).

@@ -50,13 +50,35 @@ pub const AUTO_BUILD_SECONDS: f64 = 1800.0;
 const DISK_MARGIN: u64 = 1 << 30;
 /// Memory kept free beyond tables and hash: 1 GiB.
 const MEMORY_MARGIN: u64 = 1 << 30;
-/// The search's hash table, MiB, whatever the search's length. Measured (session 6, one thread,
-/// each pair run side by side): a larger table saves few nodes and makes every probe dearer
-/// (TLB and cache misses). Kalah(6,4) standard over 20-seed tables: 64 MiB took 0.67x the CPU
-/// of 512 MiB for 1.18x the nodes, and 16-256 MiB were within the noise of each other; a
-/// 54-seed Kalah(6,5) position over 28-seed tables: 64 MiB 0.55x-0.64x of 1-4 GiB, 16-128 MiB
-/// within 5% of each other.
+/// The search's hash table, MiB, for a short search (and for the searches of queries). A larger
+/// table saves nodes but costs its first touch of every page (the kernel zeroes them) and dearer
+/// probes, which a short search does not earn back. Measured (session 10, two threads, Young
+/// Brothers Wait), search time, 64 MiB against 512 MiB: Kalah(6,4) standard over 24-seed tables
+/// (planned "about 3 s") 0.83-1.10 s against 1.03-1.62 s; Kalah(6,4) empty over 18-seed tables
+/// ("about 5 s") 3.31-3.34 s against 3.26-3.56 s (0.84x the nodes).
 pub const DEFAULT_HASH_MIB: usize = 64;
+
+/// The hash table, MiB, of a search estimated at [`LARGE_HASH_FROM_SECONDS`] or more (see
+/// [`default_hash_mib`]). Measured (session 10, two threads): Kalah(6,4) standard over 19-seed
+/// tables ("about 10 s"), search 6.51-6.63 s at 64 MiB, 6.13-6.26 s at 128, 5.87-5.98 s at 256,
+/// 5.84-5.93 s at 512 (49.5e6 / 44.5e6 / 40.2e6 / 37.5e6 nodes); Kalah(6,5) empty over 28-seed
+/// tables held in memory, 71.2-73.7 s at 64 MiB, 65.1-65.9 s at 512, 65.1 s at 1024 (4.9e8 /
+/// 4.2e8 / 4.0e8 nodes). (Session 6, one thread and ABDADA, had found 64 MiB best everywhere;
+/// the two-thread search of session 10 and this machine say otherwise.)
+pub const LARGE_HASH_MIB: usize = 512;
+
+/// The planner's estimate of a search, seconds, from which it takes [`LARGE_HASH_MIB`].
+pub const LARGE_HASH_FROM_SECONDS: f64 = 8.0;
+
+/// The hash table a search estimated at `search` seconds gets when its caller chose none.
+#[must_use]
+pub fn default_hash_mib(search: Option<f64>) -> usize {
+    if search.is_some_and(|s| s >= LARGE_HASH_FROM_SECONDS) {
+        LARGE_HASH_MIB
+    } else {
+        DEFAULT_HASH_MIB
+    }
+}
 
 /// The memory a build may take for itself (`granary build --memory`'s default): three quarters
 /// of what the machine has available. A layer whose work does not fit is built in blocks.
@@ -438,8 +460,9 @@ pub fn plan_solve(
         present,
         machine,
     };
-    let hash = hash_mib.unwrap_or(DEFAULT_HASH_MIB);
-    match (kind.game, choice) {
+    // Limits are checked against the larger table the plan may end up with.
+    let hash = hash_mib.unwrap_or(LARGE_HASH_MIB);
+    let plan = match (kind.game, choice) {
         (Game::Oware { .. }, TableChoice::None) => {
             Err("oware is solved from its tables; it cannot search without them".into())
         }
@@ -461,7 +484,11 @@ pub fn plan_solve(
             ))
         }
         (Game::Kalah { .. }, TableChoice::Auto) => planner.kalah_auto(hash),
-    }
+    };
+    plan.map(|mut p| {
+        p.hash_mib = hash_mib.unwrap_or_else(|| default_hash_mib(p.search_seconds));
+        p
+    })
 }
 
 #[cfg(test)]
@@ -540,6 +567,32 @@ mod tests {
                 .unwrap()
                 .resident
         );
+    }
+
+    #[test]
+    fn long_searches_get_the_larger_hash_table() {
+        let m = machine(BIG, RAM);
+        let k = kalah(Capture::Standard);
+        let plan = |present, hash| plan_solve(k, 48, present, TableChoice::Auto, hash, &m).unwrap();
+        // Kalah(6,4) from scratch: seconds of search, over the threshold.
+        let p = plan(None, None);
+        assert!(
+            p.search_seconds.unwrap() >= LARGE_HASH_FROM_SECONDS,
+            "{}",
+            p.describe()
+        );
+        assert_eq!(p.hash_mib, LARGE_HASH_MIB);
+        // Over 24-seed tables the search is short: the small table.
+        let p = plan(Some(24), None);
+        assert!(
+            p.search_seconds.unwrap() < LARGE_HASH_FROM_SECONDS,
+            "{}",
+            p.describe()
+        );
+        assert_eq!(p.hash_mib, DEFAULT_HASH_MIB);
+        // The caller's choice stands either way.
+        assert_eq!(plan(None, Some(32)).hash_mib, 32);
+        assert_eq!(plan(Some(24), Some(1024)).hash_mib, 1024);
     }
 
     #[test]

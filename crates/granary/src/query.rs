@@ -199,7 +199,7 @@ impl Tablebase {
         }
         let settings = crate::solve::Settings {
             tables: present.map_or(crate::TableChoice::None, crate::TableChoice::Seeds),
-            hash_mib: Some(crate::plan::DEFAULT_HASH_MIB),
+            hash_mib: Some(crate::plan::DEFAULT_HASH_MIB), // short searches: see the constant
             threads: Some(1),
             all_moves: true,
             verify: false,
