@@ -289,15 +289,23 @@ impl Limits {
     }
 }
 
-/// What a plan is made for: the tables' kind, the position's seeds, what is present, the machine.
+/// What a plan is made for: the tables' kind, the position's seeds, what is present, the machine,
+/// the caller's hash size if it chose one.
 struct Planner<'m> {
     kind: TableKind,
     seeds: u32,
     present: Option<u32>,
     machine: &'m Machine,
+    hash_mib: Option<usize>,
 }
 
 impl Planner<'_> {
+    /// What a Kalah plan may use of the machine: limits checked against the larger hash table
+    /// the plan may end up with.
+    fn limits(&self) -> Limits {
+        Limits::of(self.machine, self.hash_mib.unwrap_or(LARGE_HASH_MIB))
+    }
+
     /// The first layer missing.
     fn first_missing(&self) -> u32 {
         self.present.map_or(0, |p| p + 1)
@@ -313,7 +321,7 @@ impl Planner<'_> {
     }
 
     /// The plan with layers `0..=h` (none if `None`).
-    fn plan(&self, h: Option<u32>, search: Option<f64>, hash: usize, reason: String) -> TablePlan {
+    fn plan(&self, h: Option<u32>, search: Option<f64>, reason: String) -> TablePlan {
         let from = self.first_missing();
         let (positions, bytes) = match h {
             Some(h) if h >= from => (
@@ -333,7 +341,7 @@ impl Planner<'_> {
             table_bytes: h.map_or(0, |h| layers_bytes(self.kind, 0, h)),
             build_seconds: h.map_or(0.0, |h| self.build_seconds(h)),
             search_seconds: search,
-            hash_mib: hash,
+            hash_mib: self.hash_mib.unwrap_or_else(|| default_hash_mib(search)),
             resident: resident(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             reason,
         }
@@ -366,12 +374,11 @@ impl Planner<'_> {
     }
 
     /// Oware: every layer up to the seeds on the board.
-    fn oware(&self, hash_mib: Option<usize>) -> Result<TablePlan, String> {
+    fn oware(&self) -> Result<TablePlan, String> {
         let (kind, seeds, machine) = (self.kind, self.seeds, self.machine);
         let p = self.plan(
             Some(seeds),
             None,
-            hash_mib.unwrap_or(DEFAULT_HASH_MIB),
             "oware is solved from tables up to every seed on the board".into(),
         );
         self.fits(seeds, &Limits::of(machine, 0))?;
@@ -396,11 +403,11 @@ impl Planner<'_> {
         Ok(p)
     }
 
-    /// Kalah, the planner's choice with a hash of `hash` MiB: the horizon of least estimated
-    /// build + search time among those that fit, or the largest present if larger.
-    fn kalah_auto(&self, hash: usize) -> Result<TablePlan, String> {
+    /// Kalah, the planner's choice: the horizon of least estimated build + search time among
+    /// those that fit, or the largest present if larger.
+    fn kalah_auto(&self) -> Result<TablePlan, String> {
         let cap = self.seeds.min(granary_index::MAX_LAYER_SEEDS);
-        let limits = Limits::of(self.machine, hash);
+        let limits = self.limits();
         let mut best: Option<(f64, u32)> = None;
         let mut stopped = None;
         for h in 0..=cap {
@@ -432,7 +439,7 @@ impl Planner<'_> {
             // The choice is the largest that fits: say what stopped it.
             reason = format!("{reason}; larger: {why}");
         }
-        Ok(self.plan(Some(h), Some(self.search_seconds(h)), hash, reason))
+        Ok(self.plan(Some(h), Some(self.search_seconds(h)), reason))
     }
 }
 
@@ -459,36 +466,30 @@ pub fn plan_solve(
         seeds,
         present,
         machine,
+        hash_mib,
     };
-    // Limits are checked against the larger table the plan may end up with.
-    let hash = hash_mib.unwrap_or(LARGE_HASH_MIB);
-    let plan = match (kind.game, choice) {
+    match (kind.game, choice) {
         (Game::Oware { .. }, TableChoice::None) => {
             Err("oware is solved from its tables; it cannot search without them".into())
         }
         (Game::Oware { .. }, _) if seeds > limit => Err(format!(
             "{seeds} seeds on the board: tables hold at most {limit}"
         )),
-        (Game::Oware { .. }, _) => planner.oware(hash_mib),
+        (Game::Oware { .. }, _) => planner.oware(),
         (Game::Kalah { .. }, TableChoice::None) => {
-            Ok(planner.plan(None, None, hash, "asked for no tables".into()))
+            Ok(planner.plan(None, None, "asked for no tables".into()))
         }
         (Game::Kalah { .. }, TableChoice::Seeds(n)) => {
             let h = n.min(seeds.min(limit));
-            planner.fits(h, &Limits::of(machine, hash))?;
+            planner.fits(h, &planner.limits())?;
             Ok(planner.plan(
                 Some(h),
                 Some(planner.search_seconds(h)),
-                hash,
                 format!("asked for {n} seeds"),
             ))
         }
-        (Game::Kalah { .. }, TableChoice::Auto) => planner.kalah_auto(hash),
-    };
-    plan.map(|mut p| {
-        p.hash_mib = hash_mib.unwrap_or_else(|| default_hash_mib(p.search_seconds));
-        p
-    })
+        (Game::Kalah { .. }, TableChoice::Auto) => planner.kalah_auto(),
+    }
 }
 
 #[cfg(test)]

@@ -718,11 +718,9 @@ impl<'t, R: Rules> Solver<'t, R> {
         }
     }
 
-    /// Whether each of `children` is worth more than `bar` to the root: null-window tests, the
-    /// moves shared out among the threads (each such test is a narrow proof that a second thread
-    /// on the same tree barely shortens; measured, session 9: the five tests after Kalah(6,4)'s
-    /// first move took 0.8 s on one thread and 0.6-0.7 s shared by two). The answers do not
-    /// depend on the threads' timing.
+    /// Whether each of `children` is worth more than `bar` to the root: null-window tests, one
+    /// task a move on rayon's pool (each test splits further as any search does). The answers
+    /// do not depend on the threads' timing.
     fn beat_tests(&self, children: &[Child], bar: i32, nodes: &mut u64) -> Vec<bool> {
         use rayon::prelude::*;
         let (beats, counts): (Vec<bool>, Vec<u64>) = children
