@@ -134,8 +134,9 @@ pub struct TableArgs {
     /// Kalah: search without tables.
     #[arg(long)]
     pub no_tables: bool,
-    /// Transposition table size in MiB [default: 512 for a search the planner expects to take
-    /// 8 s or more, else 64 (a short search does not earn back the larger table's first touch)].
+    /// Transposition table size in MiB [default: by the planner's estimate of the search, 64
+    /// below 8 s, 256 from 8 s, 1024 from 1 min and 2048 from 3 min where memory beside the
+    /// tables allows (a short search does not earn back a larger table's first touch)].
     #[arg(long)]
     pub hash: Option<usize>,
     /// Check the tables' data checksums before use (reads every byte; opening reads headers).

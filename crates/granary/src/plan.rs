@@ -59,24 +59,35 @@ const MEMORY_MARGIN: u64 = 1 << 30;
 pub const DEFAULT_HASH_MIB: usize = 64;
 
 /// The hash table, MiB, of a search estimated at [`LARGE_HASH_FROM_SECONDS`] or more (see
-/// [`default_hash_mib`]). Measured (session 10, two threads): Kalah(6,4) standard over 19-seed
-/// tables ("about 10 s"), search 6.51-6.63 s at 64 MiB, 6.13-6.26 s at 128, 5.87-5.98 s at 256,
-/// 5.84-5.93 s at 512 (49.5e6 / 44.5e6 / 40.2e6 / 37.5e6 nodes); Kalah(6,5) empty over 28-seed
-/// tables held in memory, 71.2-73.7 s at 64 MiB, 65.1-65.9 s at 512, 65.1 s at 1024 (4.9e8 /
-/// 4.2e8 / 4.0e8 nodes). (Session 6, one thread and ABDADA, had found 64 MiB best everywhere;
-/// the two-thread search of session 10 and this machine say otherwise.)
-pub const LARGE_HASH_MIB: usize = 512;
+/// [`default_hash_mib`]); what a plan's memory limits set aside for it. Measured (session 11, two
+/// threads, 16-byte slots), Kalah(6,4) standard from scratch (tables 0..=19, "about 10 s" of
+/// search), 4 runs each interleaved: 8.97-9.03 s at 256 MiB against 9.14-9.41 s at 512 (37.0e6
+/// against 36.1e6 nodes: the larger table saves 2% of the nodes and costs the first touch of
+/// its pages, about 2 ms a MiB on this virtual machine).
+pub const LARGE_HASH_MIB: usize = 256;
 
 /// The planner's estimate of a search, seconds, from which it takes [`LARGE_HASH_MIB`].
 pub const LARGE_HASH_FROM_SECONDS: f64 = 8.0;
 
-/// The hash table a search estimated at `search` seconds gets when its caller chose none.
+/// The hash tables, MiB, of long searches: from an estimated search of `.0` seconds, `.1` MiB,
+/// when the memory left beside the tables holds it (else [`LARGE_HASH_MIB`]). Measured
+/// (session 11, two threads, 16-byte slots, tables held in memory), search time: Kalah(6,5)
+/// empty over 28-seed tables ("about 1.8 min"): 64.9 s at 256 MiB, 61.2-63.0 s at 512, 58.0 s at
+/// 1024, 64.4 s at 2048, 67.9 s at 4096 (4.24e8, 4.03e8, 3.69e8, 3.63e8, 3.46e8 nodes);
+/// Kalah(6,5) standard over 28-seed tables ("about 7 min"): 180.9-181.2 s at 1024, 161.7-167.0 s
+/// at 2048, 185.4 s at 4096, 218.0 s at 8192 (1.14e9, 1.01e9, 9.15e8, 9.11e8 nodes). Beyond
+/// 2 GiB the nodes saved no longer pay for the dearer probes and the first touch of the pages.
+pub const LONG_HASH_MIB: [(f64, usize); 2] = [(60.0, 1024), (180.0, 2048)];
+
+/// The hash table a search estimated at `search` seconds gets when its caller chose none and
+/// memory is plentiful (a plan takes less where its tables leave less room).
 #[must_use]
 pub fn default_hash_mib(search: Option<f64>) -> usize {
-    if search.is_some_and(|s| s >= LARGE_HASH_FROM_SECONDS) {
-        LARGE_HASH_MIB
-    } else {
-        DEFAULT_HASH_MIB
+    let s = search.unwrap_or(0.0);
+    match LONG_HASH_MIB.iter().rev().find(|&&(from, _)| s >= from) {
+        Some(&(_, mib)) => mib,
+        None if s >= LARGE_HASH_FROM_SECONDS => LARGE_HASH_MIB,
+        None => DEFAULT_HASH_MIB,
     }
 }
 
@@ -176,7 +187,11 @@ impl TablePlan {
             )
         };
         let search = self.search_seconds.map_or(String::new(), |s| {
-            format!(", search about {}", human_seconds(s))
+            format!(
+                ", search about {} with a {} MiB hash table",
+                human_seconds(s),
+                self.hash_mib
+            )
         });
         let held = if self.resident {
             ", held in memory"
@@ -300,10 +315,29 @@ struct Planner<'m> {
 }
 
 impl Planner<'_> {
-    /// What a Kalah plan may use of the machine: limits checked against the larger hash table
-    /// the plan may end up with.
+    /// What a Kalah plan may use of the machine: limits checked against the caller's hash table,
+    /// else [`LARGE_HASH_MIB`] (a plan takes more, [`LONG_HASH_MIB`], only where its tables leave room:
+    /// more tables are worth more than more hash; see [`Planner::hash_mib`]).
     fn limits(&self) -> Limits {
         Limits::of(self.machine, self.hash_mib.unwrap_or(LARGE_HASH_MIB))
+    }
+
+    /// The hash table of a search estimated at `search` seconds over `table_bytes` of layers:
+    /// the caller's, else [`default_hash_mib`] within the memory the tables leave (never below
+    /// what [`Planner::limits`] set aside).
+    fn hash_mib(&self, search: Option<f64>, table_bytes: u64) -> usize {
+        self.hash_mib.unwrap_or_else(|| {
+            let room = Limits::of(self.machine, 0)
+                .memory
+                .saturating_sub(table_bytes)
+                >> 20;
+            let wanted = default_hash_mib(search);
+            if wanted as u64 <= room {
+                wanted
+            } else {
+                wanted.min(LARGE_HASH_MIB)
+            }
+        })
     }
 
     /// The first layer missing.
@@ -341,7 +375,7 @@ impl Planner<'_> {
             table_bytes: h.map_or(0, |h| layers_bytes(self.kind, 0, h)),
             build_seconds: h.map_or(0.0, |h| self.build_seconds(h)),
             search_seconds: search,
-            hash_mib: self.hash_mib.unwrap_or_else(|| default_hash_mib(search)),
+            hash_mib: self.hash_mib(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             resident: resident(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             reason,
         }
@@ -594,6 +628,22 @@ mod tests {
         // The caller's choice stands either way.
         assert_eq!(plan(None, Some(32)).hash_mib, 32);
         assert_eq!(plan(Some(24), Some(1024)).hash_mib, 1024);
+        // Kalah(6,5) from scratch and over 28-seed tables: minutes of search, and room beside
+        // the tables; the longer search, the larger table.
+        for (rules, present, mib) in [
+            (Capture::Empty, Some(28), 1024),
+            (Capture::Standard, None, 2048),
+            (Capture::Standard, Some(28), 2048),
+        ] {
+            let p = plan_solve(kalah(rules), 60, present, TableChoice::Auto, None, &m).unwrap();
+            assert_eq!(p.hash_mib, mib, "{}", p.describe());
+        }
+        // Where the tables fill the memory, they keep it: the hash the limits set aside.
+        let full = layers_bytes(k, 0, 29) + (1 << 30) + ((LARGE_HASH_MIB as u64) << 20);
+        let m = machine(BIG, full + (200 << 20));
+        let p = plan_solve(k, 60, None, TableChoice::Auto, None, &m).unwrap();
+        assert_eq!(p.horizon, Some(29), "{}", p.describe());
+        assert_eq!(p.hash_mib, LARGE_HASH_MIB, "{}", p.describe());
     }
 
     #[test]

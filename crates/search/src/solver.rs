@@ -208,9 +208,9 @@ impl<'t, R: Rules> Solver<'t, R> {
             None => Vec::new(),
         };
         Ok(Solver {
-            rules,
             layers,
-            tt: TranspositionTable::new(hash_mb),
+            tt: TranspositionTable::new(hash_mb, 2 * rules.pits()),
+            rules,
             nodes: AtomicU64::new(0),
             threads: rayon::current_num_threads().max(1),
             split_above: tables.map_or(0, |(_, max)| max) + SPLIT_MARGIN,

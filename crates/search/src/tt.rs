@@ -1,17 +1,30 @@
 //! A lockless transposition table shared by threads.
 //!
-//! Each slot is four `AtomicU64`: `board_lo ^ data`, `board_hi ^ data`, `data` and an unused word
-//! (32 bytes, aligned). Two slots make a bucket, one 64-byte cache line: a position may sit in
-//! either slot of its bucket, so a probe reads one line, and a store of a new position replaces
-//! the smaller of the two searches already there. A reader accepts
-//! a slot only if both key words XOR the data give back the whole 128-bit board it asked for, so a
-//! torn write (another thread writing the same slot) or another position in the slot reads as a
-//! miss, never as a wrong entry (Hyatt & Mann's lockless hashing, with the full key).
+//! The table is an array of buckets of one 64-byte cache line each, eight `AtomicU64`, so a probe
+//! reads one line. A bucket holds four narrow slots or two wide ones, chosen by the width of the
+//! game's boards when the table is made:
 //!
-//! `data` packs a lower and an upper bound of the position's value (`i8` each), the best move's
-//! lane (`u8`, 0xff for none) and the searched subtree's size as `log2(nodes)` (`u8`), which
-//! decides replacement: a new entry replaces its own position's, else the smaller search of the
-//! bucket.
+//! ```text
+//! narrow (boards of at most 12 byte lanes, 96 bits: 6 pits a side), 4 slots of 16 bytes:
+//!   word 0: board bits 0..64 ^ word 1
+//!   word 1: board bits 64..96 (bits 32..64) | data (bits 0..32)
+//! wide (boards of up to 16 lanes), 2 slots of 32 bytes:
+//!   word 0: board bits 0..64 ^ word 2
+//!   word 1: board bits 64..128 ^ word 2
+//!   word 2: data (bits 0..32)
+//!   word 3: unused
+//! data (32 bits): lower bound (i8, bits 0..8) | upper bound (i8, 8..16) | best move's lane
+//!   (16..24, 0xff for none) | log2 of the searched subtree's nodes (24..31) | 1 (bit 31)
+//! ```
+//!
+//! A reader accepts a slot only if its key words give back the whole board it asked for, so a
+//! torn write (another thread writing the same slot) or another position in the slot reads as a
+//! miss, never as a wrong entry (Hyatt & Mann's lockless hashing, with the full key). Bit 31 of
+//! the data is set in every entry, so an empty (zero) slot never matches.
+//!
+//! A new entry replaces its own position's, else an empty slot, else the slot of the smallest
+//! search in the bucket. Narrow slots hold twice the positions in the same memory (session 11:
+//! measured against wide ones on Kalah(6,4), see docs/search.md).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -23,41 +36,52 @@ pub struct Entry {
     pub lower: i8,
     pub upper: i8,
     pub best: Option<u8>,
+    /// `log2` of the nodes of the search that found it (at most [`MAX_WORK`]; larger values
+    /// are stored as it).
     pub work: u8,
 }
 
+/// The largest [`Entry::work`] an entry keeps.
+pub const MAX_WORK: u8 = 0x7f;
+
+/// Set in the data of every entry: an empty slot reads as a miss.
+const PRESENT: u32 = 1 << 31;
+
 impl Entry {
-    fn pack(self) -> u64 {
-        u64::from(self.lower as u8)
-            | u64::from(self.upper as u8) << 8
-            | u64::from(self.best.unwrap_or(0xff)) << 16
-            | u64::from(self.work) << 24
-            | 1 << 32 // never zero: an empty slot reads as a miss
+    fn pack(self) -> u32 {
+        u32::from(self.lower as u8)
+            | u32::from(self.upper as u8) << 8
+            | u32::from(self.best.unwrap_or(0xff)) << 16
+            | u32::from(self.work.min(MAX_WORK)) << 24
+            | PRESENT
     }
 
-    fn unpack(data: u64) -> Entry {
+    fn unpack(data: u32) -> Entry {
         let best = (data >> 16) as u8;
         Entry {
             lower: data as u8 as i8,
             upper: (data >> 8) as u8 as i8,
             best: (best != 0xff).then_some(best),
-            work: (data >> 24) as u8,
+            work: (data >> 24) as u8 & MAX_WORK,
         }
     }
 }
 
-/// The table: slots in an anonymous mapping that asks the kernel for huge pages (a search
+/// The table: buckets in an anonymous mapping that asks the kernel for huge pages (a search
 /// probes it at random, so 4 KiB pages would cost a TLB miss a probe).
 #[derive(Debug)]
 pub struct TranspositionTable {
     map: memmap2::MmapRaw,
     len: usize,
+    /// Words a slot: 2 (narrow) or 4 (wide).
+    slot_words: usize,
 }
 
-/// Bytes a slot.
-pub const SLOT_BYTES: usize = 32;
+/// Bytes a bucket (one cache line).
+pub const BUCKET_BYTES: usize = 64;
 
-type Slot = [AtomicU64; 4];
+/// Byte lanes of the widest board narrow slots hold: 96 bits.
+pub const NARROW_LANES: usize = 12;
 
 /// The table's 64-bit hash of a board.
 #[must_use]
@@ -71,22 +95,32 @@ pub fn hash(board: Board) -> u64 {
     h ^ (h >> 31)
 }
 
-/// A table's bucket: two slots, one cache line.
+/// A table's bucket: one cache line of slots.
 #[repr(C, align(64))]
-struct Bucket([Slot; 2]);
+struct Bucket([AtomicU64; 8]);
 
 impl TranspositionTable {
-    /// A table of about `megabytes` MiB (at least one bucket).
-    #[must_use]
+    /// A table of about `megabytes` MiB (at least one bucket) for boards of `lanes` byte lanes
+    /// (two a pit): narrow slots up to [`NARROW_LANES`], wide ones beyond.
     ///
     /// # Panics
     /// If the system cannot map that much anonymous memory.
-    pub fn new(megabytes: usize) -> TranspositionTable {
-        let len = ((megabytes << 20) / (2 * SLOT_BYTES)).max(1);
-        let map =
-            granary_tables::huge_anon(len * 2 * SLOT_BYTES).expect("memory for the hash table");
+    #[must_use]
+    pub fn new(megabytes: usize, lanes: usize) -> TranspositionTable {
+        let len = ((megabytes << 20) / BUCKET_BYTES).max(1);
+        let map = granary_tables::huge_anon(len * BUCKET_BYTES).expect("memory for the hash table");
         let map = memmap2::MmapRaw::from(map);
-        TranspositionTable { map, len }
+        TranspositionTable {
+            map,
+            len,
+            slot_words: if lanes <= NARROW_LANES { 2 } else { 4 },
+        }
+    }
+
+    /// Positions the table can hold.
+    #[must_use]
+    pub fn capacity(&self) -> usize {
+        self.len * 8 / self.slot_words
     }
 
     fn buckets(&self) -> &[Bucket] {
@@ -103,6 +137,12 @@ impl TranspositionTable {
         &self.buckets()[i]
     }
 
+    /// The slots of the bucket of `hash`.
+    #[inline]
+    fn slots(&self, hash: u64) -> std::slice::ChunksExact<'_, AtomicU64> {
+        self.bucket(hash).0.chunks_exact(self.slot_words)
+    }
+
     /// Starts loading the bucket of a board of hash `hash` ([`hash`]) into the cache: a search
     /// asks for a node's and its children's buckets at once, so that the memory latencies
     /// overlap.
@@ -115,100 +155,143 @@ impl TranspositionTable {
     #[must_use]
     #[inline]
     pub fn get(&self, board: Board, hash: u64) -> Option<Entry> {
-        self.bucket(hash)
-            .0
-            .iter()
-            .find_map(|slot| holds(slot, board).then(|| Entry::unpack(slot[2].load(Relaxed))))
+        self.slots(hash)
+            .find_map(|slot| read(slot, board).map(Entry::unpack))
     }
 
     /// Stores an entry for `board` (of hash `hash`): in the slot that holds the position, else
-    /// in an empty slot or the one with the smaller search.
+    /// in an empty slot or the one with the smallest search.
     pub fn put(&self, board: Board, hash: u64, entry: Entry) {
-        let [a, b] = &self.bucket(hash).0;
-        let slot = if holds(a, board) {
-            a
-        } else if holds(b, board) {
-            b
-        } else {
-            let work = |s: &Slot| {
-                let d = s[2].load(Relaxed);
-                if d == 0 {
-                    -1
-                } else {
-                    i32::from(Entry::unpack(d).work)
-                }
+        let mut victim: Option<(&[AtomicU64], i32)> = None;
+        for slot in self.slots(hash) {
+            if read(slot, board).is_some() {
+                victim = Some((slot, -2));
+                break;
+            }
+            let data = slot[slot.len() / 2].load(Relaxed) as u32;
+            let work = if data & PRESENT == 0 {
+                -1
+            } else {
+                i32::from(Entry::unpack(data).work)
             };
-            if work(a) < work(b) { a } else { b }
+            if victim.is_none_or(|(_, w)| work < w) {
+                victim = Some((slot, work));
+            }
+        }
+        let Some((slot, _)) = victim else {
+            unreachable!("a bucket has slots")
         };
-        let [k0, k1, d, _] = slot;
         let data = entry.pack();
         let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
-        k0.store(lo ^ data, Relaxed);
-        k1.store(hi ^ data, Relaxed);
-        d.store(data, Relaxed);
+        if let [k, d] = slot {
+            debug_assert!(hi >> 32 == 0, "a narrow slot holds 96 bits of board");
+            let d_word = hi << 32 | u64::from(data);
+            k.store(lo ^ d_word, Relaxed);
+            d.store(d_word, Relaxed);
+        } else if let [k0, k1, d, _] = slot {
+            let data = u64::from(data);
+            k0.store(lo ^ data, Relaxed);
+            k1.store(hi ^ data, Relaxed);
+            d.store(data, Relaxed);
+        }
     }
 }
 
-/// Whether `slot` holds an entry of `board`: both key words XOR the data give back the board.
+/// The data of `slot` if it holds an entry of `board`: its key words give back the board.
 #[inline]
-fn holds(slot: &Slot, board: Board) -> bool {
-    let [k0, k1, d, _] = slot;
-    let data = d.load(Relaxed);
+fn read(slot: &[AtomicU64], board: Board) -> Option<u32> {
     let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
-    data != 0 && k0.load(Relaxed) ^ data == lo && k1.load(Relaxed) ^ data == hi
+    match slot {
+        [k, d] => {
+            let d = d.load(Relaxed);
+            let data = d as u32;
+            (data & PRESENT != 0 && d >> 32 == hi && k.load(Relaxed) ^ d == lo).then_some(data)
+        }
+        [k0, k1, d, _] => {
+            let d = d.load(Relaxed);
+            let data = d as u32;
+            (data & PRESENT != 0 && k0.load(Relaxed) ^ d == lo && k1.load(Relaxed) ^ d == hi)
+                .then_some(data)
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn round_trip_and_misses() {
-        let tt = TranspositionTable::new(1);
-        let a = Board(0x0102_0304_0506);
-        let b = Board(0x0102_0304_0507);
-        let e = Entry {
-            lower: -3,
-            upper: 5,
-            best: Some(2),
-            work: 7,
-        };
-        let (ha, hb) = (hash(a), hash(b));
-        assert_eq!(tt.get(a, ha), None);
-        tt.put(a, ha, e);
-        assert_eq!(tt.get(a, ha), Some(e));
-        assert_eq!(tt.get(b, hb), None);
-        let f = Entry {
-            lower: -48,
-            upper: 48,
-            best: None,
-            work: 0,
-        };
-        tt.put(b, hb, f);
-        assert_eq!(tt.get(b, hb), Some(f));
-    }
+    const NARROW: usize = NARROW_LANES;
+    const WIDE: usize = 16;
 
-    #[test]
-    fn a_bucket_keeps_two_positions_and_replaces_the_smaller_search() {
-        let tt = TranspositionTable::new(0); // one bucket
-        let entry = |work| Entry {
+    fn entry(work: u8) -> Entry {
+        Entry {
             lower: -2,
             upper: 2,
             best: Some(1),
             work,
-        };
-        let [a, b, c] = [Board(1), Board(2), Board(3)];
-        tt.put(a, hash(a), entry(9));
-        tt.put(b, hash(b), entry(3));
-        assert_eq!(tt.get(a, hash(a)), Some(entry(9)));
-        assert_eq!(tt.get(b, hash(b)), Some(entry(3)));
-        tt.put(c, hash(c), entry(1));
-        assert_eq!(tt.get(c, hash(c)), Some(entry(1)));
-        assert_eq!(tt.get(a, hash(a)), Some(entry(9)));
-        assert_eq!(tt.get(b, hash(b)), None);
-        // A position's own slot is updated in place, whatever its work.
-        tt.put(a, hash(a), entry(0));
-        assert_eq!(tt.get(a, hash(a)), Some(entry(0)));
-        assert_eq!(tt.get(c, hash(c)), Some(entry(1)));
+        }
+    }
+
+    #[test]
+    fn round_trip_and_misses() {
+        for (lanes, high) in [(NARROW, 0x0304_0506u128), (WIDE, 0x0102_0304_0506_0708)] {
+            let tt = TranspositionTable::new(1, lanes);
+            // Boards that differ only in their highest bits, only in their lowest, in both.
+            let a = Board(high << 64 | 0x0102_0304_0506);
+            let b = Board(0x0102_0304_0506);
+            let c = Board(high << 64 | 0x0102_0304_0507);
+            let e = Entry {
+                lower: -3,
+                upper: 5,
+                best: Some(2),
+                work: 7,
+            };
+            assert_eq!(tt.get(a, hash(a)), None);
+            tt.put(a, hash(a), e);
+            assert_eq!(tt.get(a, hash(a)), Some(e));
+            for other in [b, c] {
+                assert_eq!(tt.get(other, hash(other)), None, "{lanes} lanes");
+                // Even where the other board's hash leads to the same bucket.
+                assert_eq!(tt.get(other, hash(a)), None, "{lanes} lanes");
+            }
+            let f = Entry {
+                lower: -48,
+                upper: 48,
+                best: None,
+                work: 0,
+            };
+            tt.put(b, hash(b), f);
+            assert_eq!(tt.get(b, hash(b)), Some(f));
+            assert_eq!(tt.get(a, hash(a)), Some(e));
+            // Work beyond what an entry keeps is kept as the largest.
+            tt.put(c, hash(c), entry(u8::MAX));
+            assert_eq!(tt.get(c, hash(c)), Some(entry(MAX_WORK)));
+        }
+    }
+
+    #[test]
+    fn a_bucket_keeps_its_slots_and_replaces_the_smallest_search() {
+        for (lanes, slots) in [(NARROW, 4u8), (WIDE, 2)] {
+            let tt = TranspositionTable::new(0, lanes); // one bucket
+            assert_eq!(tt.capacity(), usize::from(slots));
+            let boards: Vec<Board> = (1..=u128::from(slots) + 1).map(Board).collect();
+            // Fill the bucket; the smallest search is the second position's.
+            for (i, &b) in boards[..usize::from(slots)].iter().enumerate() {
+                tt.put(b, hash(b), entry(if i == 1 { 3 } else { 9 + i as u8 }));
+            }
+            for &b in &boards[..usize::from(slots)] {
+                assert!(tt.get(b, hash(b)).is_some(), "{lanes} lanes");
+            }
+            let new = boards[usize::from(slots)];
+            tt.put(new, hash(new), entry(1));
+            assert_eq!(tt.get(new, hash(new)), Some(entry(1)));
+            assert_eq!(tt.get(boards[1], hash(boards[1])), None, "{lanes} lanes");
+            assert_eq!(tt.get(boards[0], hash(boards[0])), Some(entry(9)));
+            // A position's own slot is updated in place, whatever its work.
+            tt.put(boards[0], hash(boards[0]), entry(0));
+            assert_eq!(tt.get(boards[0], hash(boards[0])), Some(entry(0)));
+            assert_eq!(tt.get(new, hash(new)), Some(entry(1)));
+        }
     }
 }
