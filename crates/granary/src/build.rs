@@ -51,22 +51,6 @@ pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u
         .unwrap_or(0)
 }
 
-/// The `granary build` command that builds `kind`'s layers up to `seeds`.
-#[must_use]
-pub fn build_command(kind: TableKind, seeds: u32) -> String {
-    let options = match kind.game {
-        granary_rules::Game::Kalah { capture, sweep } => {
-            format!(" --rules {} --sweep {}", capture.name(), sweep.name())
-        }
-        granary_rules::Game::Oware { rules } => format!(" --rules {}", rules.name()),
-    };
-    format!(
-        "granary build {} --pits {}{options} --max-seeds {seeds}",
-        kind.game.name(),
-        kind.pits
-    )
-}
-
 /// Builds the missing layers `0..=max_seeds` of `kind`, lowest first, reporting to `observer`.
 /// Layers already present are checked and kept, so an interrupted build resumes.
 ///

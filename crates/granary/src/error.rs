@@ -49,7 +49,7 @@ pub enum BuildError {
     Threads(String),
     #[error(
         "{}: tables up to {seeds} seeds need {} more on disk, {} is free: free space, or use a smaller --max-seeds or another --dir",
-        dir.display(), crate::plan::human_bytes(*needed), crate::plan::human_bytes(*available)
+        dir.display(), crate::units::human_bytes(*needed), crate::units::human_bytes(*available)
     )]
     Disk {
         dir: PathBuf,

@@ -79,22 +79,25 @@ pub mod error;
 pub mod game;
 pub mod machine;
 pub mod observer;
+pub mod outcome;
 pub mod plan;
 pub mod query;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
+pub mod units;
 
-pub use build::{BuildReport, build, build_command, build_on};
+pub use build::{BuildReport, build, build_on};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
 pub use granary_retrograde::{Peers, Solo, Traffic};
 pub use machine::Machine;
 pub use observer::{Event, Observer};
+pub use outcome::Seeds;
 pub use plan::{TableChoice, TablePlan};
-pub use query::{MoveValue, Query, Seeds};
+pub use query::{MoveValue, Query};
 pub use solve::{Oracle, Settings, SolveReport, plan, prepare, solve};
-pub use tablebase::Tablebase;
+pub use tablebase::{Tablebase, build_command};
 
 /// Bao's rules.
 pub use granary_bao::BaoRules;

@@ -26,9 +26,9 @@ use granary_rules::{Capture, Game};
 use granary_tables::TableKind;
 use serde::Serialize;
 
-use crate::build::build_command;
 use crate::machine::Machine;
-use crate::tablebase::{layer_bytes, layer_positions};
+use crate::tablebase::{build_command, layer_bytes, layer_positions};
+use crate::units::{human_bytes, human_seconds};
 
 /// Kalah table build rates on 2 cores, positions a second, by layer size, in the units of the
 /// search-time model (the machine its measurements came from). Measured in session 9 (6 pits,
@@ -140,33 +140,6 @@ pub struct TablePlan {
     pub resident: bool,
     /// Why this horizon, in words.
     pub reason: String,
-}
-
-/// `1.2 GB`-style sizes for messages.
-#[must_use]
-pub fn human_bytes(bytes: u64) -> String {
-    let b = bytes as f64;
-    if b >= 1e9 {
-        format!("{:.1} GB", b / 1e9)
-    } else if b >= 1e6 {
-        format!("{:.0} MB", b / 1e6)
-    } else if b >= 1e3 {
-        format!("{:.0} kB", b / 1e3)
-    } else {
-        format!("{bytes} B")
-    }
-}
-
-/// `42 s`, `3.5 min`, `2.1 h` for messages.
-#[must_use]
-pub fn human_seconds(s: f64) -> String {
-    if s < 90.0 {
-        format!("{s:.0} s")
-    } else if s < 5400.0 {
-        format!("{:.1} min", s / 60.0)
-    } else {
-        format!("{:.1} h", s / 3600.0)
-    }
 }
 
 impl TablePlan {

@@ -1,74 +1,15 @@
 //! Perfect play in a Kalah or Oware position, read from complete tables.
 
-use std::fmt;
-
 use granary_rules::notation::format_position;
 use granary_rules::{Position, Rules};
 use granary_tables::TableSet;
 use granary_tables::probe::{move_value, position_value, principal_variation};
-use serde::{Serialize, Serializer};
+use serde::Serialize;
 
-use crate::build::build_command;
 use crate::error::{Error, SolveError};
 use crate::game::Mancala;
-use crate::tablebase::Tablebase;
-
-/// The longest principal variation given.
-pub const PV_LIMIT: usize = 400;
-
-/// A number of seeds that may end in a half (an endless game's odd seed split evenly), kept as
-/// twice its value. Written `12` or `12.5`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Seeds(pub i64);
-
-impl Seeds {
-    /// As a float.
-    #[must_use]
-    pub fn get(self) -> f64 {
-        self.0 as f64 / 2.0
-    }
-}
-
-impl fmt::Display for Seeds {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.0 % 2 == 0 {
-            write!(f, "{}", self.0 / 2)
-        } else {
-            write!(f, "{}", self.get())
-        }
-    }
-}
-
-impl Serialize for Seeds {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        if self.0 % 2 == 0 {
-            s.serialize_i64(self.0 / 2)
-        } else {
-            s.serialize_f64(self.get())
-        }
-    }
-}
-
-/// The final stores `[south, north]` when the mover of `pos` makes `value` of the seeds left.
-#[must_use]
-pub fn final_stores(pos: &Position, pits: usize, value: i32) -> [Seeds; 2] {
-    let n = i64::from(pos.board.seeds(pits));
-    let v = i64::from(value);
-    let [mover, opponent] = pos.stores.map(i64::from);
-    pos.absolute([2 * mover + n + v, 2 * opponent + n - v])
-        .map(Seeds)
-}
-
-/// `win`, `draw` or `loss` for the player to move, by the final stores.
-#[must_use]
-pub fn result_word(pos: &Position, finals: [Seeds; 2]) -> &'static str {
-    let [mine, theirs] = pos.absolute(finals);
-    match mine.cmp(&theirs) {
-        std::cmp::Ordering::Greater => "win",
-        std::cmp::Ordering::Equal => "draw",
-        std::cmp::Ordering::Less => "loss",
-    }
-}
+use crate::outcome::{PV_LIMIT, Seeds, final_stores, result_word};
+use crate::tablebase::{Tablebase, build_command};
 
 /// A legal move and its value for the player to move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]

@@ -16,8 +16,8 @@ use crate::error::{BuildError, Error, SolveError};
 use crate::game::Mancala;
 use crate::machine::Machine;
 use crate::observer::{Event, Observer};
+use crate::outcome::{PV_LIMIT, Seeds, final_stores, result_word};
 use crate::plan::{TableChoice, TablePlan, plan_solve};
-use crate::query::{PV_LIMIT, Seeds, final_stores, result_word};
 use crate::tablebase::Tablebase;
 
 /// How to solve: tables, hash table, threads.

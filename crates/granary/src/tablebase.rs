@@ -263,3 +263,19 @@ impl Tablebase {
         })
     }
 }
+
+/// The `granary build` command that builds `kind`'s layers up to `seeds`.
+#[must_use]
+pub fn build_command(kind: TableKind, seeds: u32) -> String {
+    let options = match kind.game {
+        granary_rules::Game::Kalah { capture, sweep } => {
+            format!(" --rules {} --sweep {}", capture.name(), sweep.name())
+        }
+        granary_rules::Game::Oware { rules } => format!(" --rules {}", rules.name()),
+    };
+    format!(
+        "granary build {} --pits {}{options} --max-seeds {seeds}",
+        kind.game.name(),
+        kind.pits
+    )
+}

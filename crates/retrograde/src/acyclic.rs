@@ -64,7 +64,8 @@ use granary_tables::Layer;
 use granary_tables::probe::terminal_value;
 use rayon::prelude::*;
 
-use crate::build::{BuildObserver, Lower};
+use crate::lower::Lower;
+use crate::report::BuildObserver;
 
 /// The value byte of a position with no move leaving the layer (values never reach -128).
 pub(crate) const NO_EXIT: i8 = i8::MIN;

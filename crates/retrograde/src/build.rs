@@ -5,12 +5,14 @@ use std::time::Instant;
 
 use granary_index::LayerIndex;
 use granary_rules::Engine;
-use granary_tables::{Layer, LayerWriter, SharedLayer, TableError, TableKind, TableSet};
+use granary_tables::{LayerWriter, SharedLayer, TableError, TableKind, TableSet};
 
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
 use crate::blocks::{BlockPlan, Scratch, ScratchError};
+use crate::lower::Lower;
 use crate::peers::{Peers, Solo, Traffic};
 use crate::phases::{PhaseError, solve_layer};
+use crate::report::{BuildObserver, LayerReport};
 
 /// Why a build stopped.
 #[derive(Debug, thiserror::Error)]
@@ -48,73 +50,6 @@ pub struct BuildOptions {
     /// blocks. `None`: no limit, every layer in one block. The bytes written are the same for
     /// every budget.
     pub memory: Option<u64>,
-}
-
-/// What a build reports as it goes. Every method has an empty default; `()` observes nothing.
-/// Methods are called from rayon's worker threads, hence `Sync`; they should return quickly.
-pub trait BuildObserver: Sync {
-    /// Layer `seeds` of `kind`, of `positions` positions, is about to be built.
-    fn layer_started(&self, kind: TableKind, seeds: u32, positions: u64) {
-        let _ = (kind, seeds, positions);
-    }
-    /// Another `positions` positions of the current layer's first pass are done.
-    fn advanced(&self, positions: u64) {
-        let _ = positions;
-    }
-    /// The current layer entered phase `t` of its retrograde analysis (values of magnitude `t`).
-    fn phase(&self, t: u32) {
-        let _ = t;
-    }
-    /// A layer was built, or found already built (`report.seconds` is `None`).
-    fn layer_done(&self, report: &LayerReport) {
-        let _ = report;
-    }
-}
-
-impl BuildObserver for () {}
-
-/// What building (or finding) one layer did.
-#[derive(Clone, Debug)]
-pub struct LayerReport {
-    pub seeds: u32,
-    pub positions: u64,
-    /// `None` if the layer was already built.
-    pub seconds: Option<f64>,
-    pub path: PathBuf,
-    /// What crossed between the ranks of a distributed build (`None` for one process).
-    pub traffic: Option<Traffic>,
-}
-
-/// The finished lower layers, checked and mapped.
-pub(crate) struct Lower<'a> {
-    pub(crate) layers: Vec<&'a Layer>,
-}
-
-/// A move out of the layer, or a finished game's value.
-pub(crate) enum Exit {
-    Final(i32),
-    /// `gain + sign * value` of the entry `rank` of lower layer `seeds`.
-    Lower {
-        seeds: u32,
-        rank: u64,
-        gain: i32,
-        sign: i32,
-    },
-}
-
-impl Exit {
-    #[inline]
-    pub(crate) fn value(&self, lower: &Lower<'_>) -> i32 {
-        match *self {
-            Exit::Final(value) => value,
-            Exit::Lower {
-                seeds,
-                rank,
-                gain,
-                sign,
-            } => gain + sign * i32::from(lower.layers[seeds as usize].value(rank)),
-        }
-    }
 }
 
 /// A pool of `threads` worker threads (`None`: one per core).

@@ -45,22 +45,25 @@
 //! messages kept in scratch files ([`blocks`]), to the same bytes. Kalah layers that fit are
 //! solved in order of potential ([`acyclic`]); the others by the phases ([`phases`]).
 //!
-//! Modules: [`build`] (choosing the builder, writing files), [`phases`] (the phases over blocks),
+//! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
+//! [`lower`] (the finished lower layers a move leaves into), [`phases`] (the phases over blocks),
 //! [`blocks`] (blocks, scratch files, messages), [`peers`] (the ranks of a distributed build), [`acyclic`] (Kalah in order of potential),
 //! [`unmove`] (parents of a position).
 
 pub mod acyclic;
 pub mod blocks;
 pub mod build;
+pub mod lower;
 pub mod peers;
 pub mod phases;
+pub mod report;
 pub mod unmove;
 
 pub use build::{
-    BuildError, BuildObserver, BuildOptions, LayerReport, build_layer, build_layers,
-    build_layers_on, thread_pool,
+    BuildError, BuildOptions, build_layer, build_layers, build_layers_on, thread_pool,
 };
 pub use peers::{Peers, Solo, Traffic};
+pub use report::{BuildObserver, LayerReport};
 
 /// Positions a work piece.
 pub const PIECE: u64 = 1 << 15;

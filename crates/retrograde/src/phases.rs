@@ -16,8 +16,9 @@ use crate::PIECE;
 use crate::blocks::{
     BlockPlan, LOCAL_MESSAGES, LOST, Outbox, Scratch, ScratchError, WorkBytes, WorkError,
 };
-use crate::build::{BuildObserver, Exit, Lower};
+use crate::lower::{Exit, Lower};
 use crate::peers::{Peers, Traffic};
+use crate::report::BuildObserver;
 use crate::unmove::for_each_parent;
 
 // The per-position work byte:

@@ -1,0 +1,35 @@
+//! The finished lower layers that a layer's moves leave into, and a move out of the layer.
+
+use granary_tables::Layer;
+
+/// The finished lower layers, checked and mapped.
+pub(crate) struct Lower<'a> {
+    pub(crate) layers: Vec<&'a Layer>,
+}
+
+/// A move out of the layer, or a finished game's value.
+pub(crate) enum Exit {
+    Final(i32),
+    /// `gain + sign * value` of the entry `rank` of lower layer `seeds`.
+    Lower {
+        seeds: u32,
+        rank: u64,
+        gain: i32,
+        sign: i32,
+    },
+}
+
+impl Exit {
+    #[inline]
+    pub(crate) fn value(&self, lower: &Lower<'_>) -> i32 {
+        match *self {
+            Exit::Final(value) => value,
+            Exit::Lower {
+                seeds,
+                rank,
+                gain,
+                sign,
+            } => gain + sign * i32::from(lower.layers[seeds as usize].value(rank)),
+        }
+    }
+}
