@@ -128,7 +128,10 @@ fn no_crate_has_a_module_cycle() {
             cycles.push(format!("{}: {}", src.display(), cycle.join(" -> ")));
         }
     }
-    assert!(checked > 50, "only {checked} modules found under {crates:?}");
+    assert!(
+        checked > 50,
+        "only {checked} modules found under {crates:?}"
+    );
     assert!(cycles.is_empty(), "module cycles:\n{}", cycles.join("\n"));
 }
 
