@@ -8,11 +8,13 @@
 //! - [`game`]: the catalogue of games and options; what a user wrote ([`Setup`]) resolved to a
 //!   Kalah/Oware variant and position ([`Mancala`]) or Bao rules and a position;
 //! - [`tablebase`]: a table directory ([`Tablebase`]): what is present, tables opened lazily and
-//!   shared;
+//!   shared, the command that builds a kind's layers;
 //! - [`machine`] and [`plan`]: what the machine holds, and which tables a task should use
 //!   (the policy is in [`plan`]'s documentation);
 //! - [`build`]: building missing layers (checked against the free disk first);
 //! - [`query`]: a position's value, every move's, a principal variation, from tables;
+//! - [`outcome`]: how a value reads (final stores, win, draw or loss); [`units`]: sizes and
+//!   durations in messages;
 //! - [`solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
 //!   [`Oracle`] for repeated questions (a game in play);
 //! - [`show`]: Kalah/Oware positions after moves, perft;
