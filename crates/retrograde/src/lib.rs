@@ -46,14 +46,14 @@
 //! solved in order of potential ([`acyclic`]); the others by the phases ([`phases`]).
 //!
 //! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
-//! [`lower`] (the finished lower layers a move leaves into), [`phases`] (the phases over blocks),
+//! `lower` (private: the finished lower layers a move leaves into), [`phases`] (the phases over blocks),
 //! [`blocks`] (blocks, scratch files, messages), [`peers`] (the ranks of a distributed build), [`acyclic`] (Kalah in order of potential),
 //! [`unmove`] (parents of a position).
 
 pub mod acyclic;
 pub mod blocks;
 pub mod build;
-pub mod lower;
+mod lower;
 pub mod peers;
 pub mod phases;
 pub mod report;
