@@ -1,0 +1,64 @@
+//! Rank speed on one core: `cargo bench -p granary-index --bench rank`.
+//!
+//! Prints, for a full 6-pit layer (Kalah's tables) and a reduced one (awari's), the median of
+//! several runs of ranks a second of [`LayerIndex::rank`] and [`LayerIndex::row_rank`] over a
+//! fixed pseudo-random sample of the layer's layouts (unranked once, before timing).
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use granary_index::LayerIndex;
+use granary_rules::Board;
+
+const RUNS: usize = 7;
+const SAMPLE: u64 = 1 << 20;
+const ROUNDS: usize = 8;
+
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// Ranks a second of `f` over `boards`, median of [`RUNS`].
+fn rate(boards: &[Board], f: impl Fn(Board) -> u64) -> f64 {
+    let runs = (0..RUNS)
+        .map(|_| {
+            let t = Instant::now();
+            let mut sum = 0u64;
+            for _ in 0..ROUNDS {
+                for &b in boards {
+                    sum = sum.wrapping_add(f(black_box(b)));
+                }
+            }
+            black_box(sum);
+            (boards.len() * ROUNDS) as f64 / t.elapsed().as_secs_f64()
+        })
+        .collect();
+    median(runs)
+}
+
+fn measure(name: &str, index: &LayerIndex) {
+    // A multiplicative walk through the ranks: spread over the layer, the same every run.
+    let boards: Vec<Board> = (0..SAMPLE)
+        .map(|i| index.unrank((i.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 1) % index.size()))
+        .collect();
+    let m = index.pits();
+    let rank = rate(&boards, |b| index.rank(b));
+    let row = rate(&boards, |b| index.row_rank(b.mover_lanes(m)));
+    println!(
+        "{name}: rank {:.1} M/s, row_rank {:.1} M/s",
+        rank / 1e6,
+        row / 1e6
+    );
+}
+
+fn main() {
+    measure(
+        "6 pits, 20 seeds, full",
+        &LayerIndex::new(6, 20, false).unwrap(),
+    );
+    measure(
+        "6 pits, 20 seeds, reduced",
+        &LayerIndex::new(6, 20, true).unwrap(),
+    );
+}
