@@ -189,14 +189,19 @@ impl LayerIndex {
         if self.reduced {
             // Opponent pits before the first zero: v = 0 would have set the flag, v > 0 keeps
             // it clear (see the module documentation).
+            // The sequences before s here number, over the values v < s_p of pit p,
+            // A(k, r - v) less those with no zero to come, A(k, r - v - j) (k = 2m - p pits
+            // from p on, j = m - 1 - p opponent pits after p): summed by the hockey stick,
+            // the unreduced term below less the same term shifted by j (A(k, r - v) for v = 0
+            // counts too: v = 0 is a zero).
             while s[p] != 0 {
-                let (r_, b) = (r as i64, i64::from(s[p]));
-                let after = 2 * m - 1 - p;
+                let (k, b) = (2 * m - p, usize::from(s[p]));
                 let j = (m - 1 - p) as i64;
-                rank += self.a(after, r_);
-                rank += self.a(after + 1, r_ - 1) - self.a(after + 1, r_ - b);
-                rank -= self.a(after + 1, r_ - 1 - j) - self.a(after + 1, r_ - b - j);
-                r = r.wrapping_sub(usize::from(s[p]));
+                let (r_, b_) = (r as i64, b as i64);
+                let ways = &self.ways[k * STRIDE..];
+                rank += ways[r] - ways[r.wrapping_sub(b)];
+                rank -= self.a(k, r_ - 1 - j) - self.a(k, r_ - b_ - j);
+                r = r.wrapping_sub(b);
                 p += 1;
             }
         }
