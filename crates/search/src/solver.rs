@@ -280,24 +280,23 @@ impl<'t, R: Rules> Solver<'t, R> {
         granary_tables::probe::terminal_value(&self.rules, pos)
     }
 
-    fn children(&self, pos: &Position) -> ArrayVec<Child, 8> {
+    /// The children of `pos`, in lane order, into `out` (made in place: returned by value, the
+    /// 656 bytes cost a `memcpy` a node).
+    fn children(&self, pos: &Position, out: &mut ArrayVec<Child, 8>) {
         let etc = pos.board.seeds(self.rules.pits()) > self.etc_above;
-        self.rules
-            .legal_moves(pos)
-            .iter()
-            .map(|lane| {
-                let child = self.rules.play(pos, lane);
-                let (gain, again) = pos.move_gain(&child);
-                Child {
-                    lane,
-                    key: self.key(&child, etc),
-                    at_most: gain + child.board.seeds(self.rules.pits()) as i32,
-                    pos: child,
-                    gain,
-                    again,
-                }
-            })
-            .collect()
+        out.clear();
+        for lane in self.rules.legal_moves(pos).iter() {
+            let child = self.rules.play(pos, lane);
+            let (gain, again) = pos.move_gain(&child);
+            out.push(Child {
+                lane,
+                key: self.key(&child, etc),
+                at_most: gain + child.board.seeds(self.rules.pits()) as i32,
+                pos: child,
+                gain,
+                again,
+            });
+        }
     }
 
     /// Fail-soft alpha-beta; see the module documentation for the contract. `nodes` counts the
@@ -335,7 +334,8 @@ impl<'t, R: Rules> Solver<'t, R> {
         // The search is bound by memory latency: making the children starts every load the
         // cutoffs need at once (their table entries or buckets).
         self.tt.prefetch(h);
-        let mut children = self.children(pos);
+        let mut children = ArrayVec::new();
+        self.children(pos, &mut children);
         let node = match self.prepare(pos, h, alpha, beta, &mut children) {
             Ok(node) => node,
             Err(v) => return v,
@@ -626,7 +626,8 @@ impl<'t, R: Rules> Solver<'t, R> {
     ) -> Solution {
         let started = Instant::now();
         self.nodes.store(0, Relaxed);
-        let mut children = self.children(pos);
+        let mut children = ArrayVec::new();
+        self.children(pos, &mut children);
         children.sort_by_key(|c| {
             (
                 std::cmp::Reverse((c.again, c.gain)),
@@ -756,7 +757,8 @@ impl<'t, R: Rules> Solver<'t, R> {
     pub fn principal_variation(&self, mut pos: Position, mut value: i32) -> Vec<usize> {
         let mut pv = Vec::new();
         loop {
-            let children = self.children(&pos);
+            let mut children = ArrayVec::new();
+            self.children(&pos, &mut children);
             if children.is_empty() {
                 return pv;
             }
@@ -809,7 +811,16 @@ impl<'t, R: Rules> Solver<'t, R> {
                     | i as u32
             })
             .collect();
-        keys.sort_unstable_by(|a, b| b.cmp(a));
+        // Insertion sort, largest first: at most eight keys, most of them nearly in order.
+        for i in 1..keys.len() {
+            let key = keys[i];
+            let mut j = i;
+            while j > 0 && keys[j - 1] < key {
+                keys[j] = keys[j - 1];
+                j -= 1;
+            }
+            keys[j] = key;
+        }
         keys.iter().map(|k| *k as u8).collect()
     }
 }
