@@ -1,7 +1,8 @@
 //! Rank speed on one core: `cargo bench -p granary-index --bench rank`.
 //!
 //! Prints, for a full 6-pit layer (Kalah's tables) and a reduced one (awari's), the median of
-//! several runs of ranks a second of [`LayerIndex::rank`] and [`LayerIndex::row_rank`] over a
+//! several runs of ranks a second of [`LayerIndex::rank`], [`LayerIndex::row_rank`] and
+//! [`LayerIndex::unrank`] over a
 //! fixed pseudo-random sample of the layer's layouts (unranked once, before timing).
 
 use std::hint::black_box;
@@ -20,7 +21,7 @@ fn median(mut xs: Vec<f64>) -> f64 {
 }
 
 /// Ranks a second of `f` over `boards`, median of [`RUNS`].
-fn rate(boards: &[Board], f: impl Fn(Board) -> u64) -> f64 {
+fn rate<T: Copy>(boards: &[T], f: impl Fn(T) -> u64) -> f64 {
     let runs = (0..RUNS)
         .map(|_| {
             let t = Instant::now();
@@ -45,10 +46,13 @@ fn measure(name: &str, index: &LayerIndex) {
     let m = index.pits();
     let rank = rate(&boards, |b| index.rank(b));
     let row = rate(&boards, |b| index.row_rank(b.mover_lanes(m)));
+    let ranks: Vec<u64> = boards.iter().map(|&b| index.rank(b)).collect();
+    let unrank = rate(&ranks, |r| index.unrank(r).0 as u64);
     println!(
-        "{name}: rank {:.1} M/s, row_rank {:.1} M/s",
+        "{name}: rank {:.1} M/s, row_rank {:.1} M/s, unrank {:.1} M/s",
         rank / 1e6,
-        row / 1e6
+        row / 1e6,
+        unrank / 1e6
     );
 }
 
