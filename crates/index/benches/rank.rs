@@ -1,9 +1,9 @@
 //! Rank speed on one core: `cargo bench -p granary-index --bench rank`.
 //!
 //! Prints, for a full 6-pit layer (Kalah's tables) and a reduced one (awari's), the median of
-//! several runs of ranks a second of [`LayerIndex::rank`], [`LayerIndex::row_rank`] and
-//! [`LayerIndex::unrank`] over a
-//! fixed pseudo-random sample of the layer's layouts (unranked once, before timing).
+//! several runs of calls a second of [`LayerIndex::rank`], [`LayerIndex::row_rank`] and
+//! [`LayerIndex::unrank`] over a fixed pseudo-random sample of the layer's layouts (unranked
+//! once, before timing).
 
 use std::hint::black_box;
 use std::time::Instant;

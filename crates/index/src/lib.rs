@@ -171,7 +171,8 @@ impl LayerIndex {
     /// The rank of a layout of this layer; see the module documentation.
     ///
     /// # Panics
-    /// In debug builds, if the layout is not in the layer ([`LayerIndex::contains`]).
+    /// If the layout is not in the layer ([`LayerIndex::contains`]): always in debug builds; in
+    /// release builds it may panic or give a meaningless rank (callers check first).
     #[must_use]
     pub fn rank(&self, board: Board) -> u64 {
         debug_assert!(
@@ -181,19 +182,18 @@ impl LayerIndex {
         );
         let m = self.pits;
         // The pits in ranking order, as bytes: reading one is a load, where `Board::pit` shifts
-        // 128 bits (the ranks went from 21 to 33 M/s on a full 6-pit layer: `benches/rank.rs`).
+        // 128 bits (the ranks went from 21 to 31 M/s on a full 6-pit layer: `benches/rank.rs`).
         let s = board.flipped(m).0.to_le_bytes();
         let mut r = self.seeds as usize;
         let mut rank = 0u64;
         let mut p = 0;
         if self.reduced {
-            // Opponent pits before the first zero: v = 0 would have set the flag, v > 0 keeps
-            // it clear (see the module documentation).
-            // The sequences before s here number, over the values v < s_p of pit p,
-            // A(k, r - v) less those with no zero to come, A(k, r - v - j) (k = 2m - p pits
-            // from p on, j = m - 1 - p opponent pits after p): summed by the hockey stick,
-            // the unreduced term below less the same term shifted by j (A(k, r - v) for v = 0
-            // counts too: v = 0 is a zero).
+            // Opponent pits before the first zero. The sequences before s at pit p take a value
+            // v < s_p there: v = 0 is a zero, and every completion of the k - 1 = 2m - 1 - p
+            // pits after p is valid, A(k - 1, r); for 0 < v < s_p only those with a zero among
+            // the j = m - 1 - p opponent pits after p, A(k - 1, r - v) - A(k - 1, r - v - j).
+            // Summed over v by the hockey stick: the unreduced term, less
+            // A(k, r - 1 - j) - A(k, r - s_p - j).
             while s[p] != 0 {
                 let (k, b) = (2 * m - p, usize::from(s[p]));
                 let j = (m - 1 - p) as i64;
