@@ -206,7 +206,7 @@ impl SplitRanks {
     }
 }
 
-/// Bytes of anonymous memory [`solve_acyclic_layer`] takes for layer `index`: the working order
+/// Bytes of anonymous memory the acyclic builder takes for layer `index`: the working order
 /// (a byte a position) and the row lists (16 bytes a row).
 #[must_use]
 pub fn acyclic_bytes(index: &LayerIndex) -> u64 {
