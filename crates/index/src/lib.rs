@@ -197,10 +197,8 @@ impl LayerIndex {
             while s[p] != 0 {
                 let (k, b) = (2 * m - p, usize::from(s[p]));
                 let j = (m - 1 - p) as i64;
-                let (r_, b_) = (r as i64, b as i64);
-                let ways = &self.ways[k * STRIDE..];
-                rank += ways[r] - ways[r.wrapping_sub(b)];
-                rank -= self.a(k, r_ - 1 - j) - self.a(k, r_ - b_ - j);
+                rank += self.below(k, r, b);
+                rank -= self.a(k, r as i64 - 1 - j) - self.a(k, r.wrapping_sub(b) as i64 - j);
                 r = r.wrapping_sub(b);
                 p += 1;
             }
@@ -208,14 +206,21 @@ impl LayerIndex {
         // From the first zero on (or from the start, unreduced): every completion is valid.
         while p < 2 * m - 1 {
             let b = usize::from(s[p]);
-            // A(2m - p, r) - A(2m - p, r - b). Within the layer r - b >= 0; a layout outside
-            // it ranks wrong or panics on the bounds, never reads outside the table.
-            let ways = &self.ways[(2 * m - p) * STRIDE..];
-            rank += ways[r] - ways[r.wrapping_sub(b)];
+            rank += self.below(2 * m - p, r, b);
             r = r.wrapping_sub(b);
             p += 1;
         }
         rank
+    }
+
+    /// `A(k, r) - A(k, r - b)`: the sequences of `k` pits holding `r` seeds whose first pit
+    /// holds fewer than `b` (the hockey stick). Within the layer `r - b >= 0`; for a layout
+    /// outside it the result is wrong or the bounds check panics, never a read outside the
+    /// table.
+    #[inline]
+    fn below(&self, k: usize, r: usize, b: usize) -> u64 {
+        let ways = &self.ways[k * STRIDE..];
+        ways[r] - ways[r.wrapping_sub(b)]
     }
 
     /// Where the entries of the layouts with opponent row `opponent` begin (full index only).

@@ -46,9 +46,9 @@
 //! solved in order of potential ([`acyclic`]); the others by the phases ([`phases`]).
 //!
 //! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
-//! `lower` (private: the finished lower layers a move leaves into), [`phases`] (the phases over blocks),
-//! [`blocks`] (blocks, scratch files, messages), [`peers`] (the ranks of a distributed build), [`acyclic`] (Kalah in order of potential),
-//! [`unmove`] (parents of a position).
+//! `lower` (private: the finished lower layers a move leaves into), [`phases`] (the phases over
+//! blocks), [`blocks`] (blocks, scratch files, messages), [`peers`] (the ranks of a distributed
+//! build), [`acyclic`] (Kalah in order of potential), [`unmove`] (parents of a position).
 
 pub mod acyclic;
 pub mod blocks;
