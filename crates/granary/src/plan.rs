@@ -58,6 +58,20 @@ const MEMORY_MARGIN: u64 = 1 << 30;
 /// ("about 5 s") 3.31-3.34 s against 3.26-3.56 s (0.84x the nodes).
 pub const DEFAULT_HASH_MIB: usize = 64;
 
+/// The hash table, MiB, of a search estimated at [`MEDIUM_HASH_FROM_SECONDS`] or more, below
+/// [`LARGE_HASH_FROM_SECONDS`]. Measured (session 14, a slow virtual machine whose random reads
+/// cost a nested page walk, so that every node saved counts), two threads, medians of 3:
+/// Kalah(6,4) empty over 18-seed tables ("about 5 s", the from-scratch plan) 5.57 s at 128 MiB
+/// against 6.32 s at 64 (0.88x; 21.0e6 against 22.6e6 nodes) and 5.64 s at 256; Kalah(6,4)
+/// standard over 20-seed tables, one thread, two runs each: 11.7-11.9 s at 128 MiB, 12.0-12.3 s
+/// at 256, 13.0-14.1 s at 64 (24.3e6, 23.6e6, 26.0e6 nodes). The first touch of the extra 64
+/// MiB costs 0.03-0.1 s of system time, which searches estimated under
+/// [`MEDIUM_HASH_FROM_SECONDS`] keep out of.
+pub const MEDIUM_HASH_MIB: usize = 128;
+
+/// The planner's estimate of a search, seconds, from which it takes [`MEDIUM_HASH_MIB`].
+pub const MEDIUM_HASH_FROM_SECONDS: f64 = 4.0;
+
 /// The hash table, MiB, of a search estimated at [`LARGE_HASH_FROM_SECONDS`] or more (see
 /// [`default_hash_mib`]); what a plan's memory limits set aside for it. Measured (session 11, two
 /// threads, 16-byte slots), Kalah(6,4) standard from scratch (tables 0..=19, "about 10 s" of
@@ -87,6 +101,7 @@ pub fn default_hash_mib(search: Option<f64>) -> usize {
     match LONG_HASH_MIB.iter().rev().find(|&&(from, _)| s >= from) {
         Some(&(_, mib)) => mib,
         None if s >= LARGE_HASH_FROM_SECONDS => LARGE_HASH_MIB,
+        None if s >= MEDIUM_HASH_FROM_SECONDS => MEDIUM_HASH_MIB,
         None => DEFAULT_HASH_MIB,
     }
 }
@@ -598,6 +613,15 @@ mod tests {
             p.describe()
         );
         assert_eq!(p.hash_mib, DEFAULT_HASH_MIB);
+        // Kalah(6,4) empty from scratch: a few seconds of search, the middle size.
+        let p = plan_solve(kalah(Capture::Empty), 48, None, TableChoice::Auto, None, &m).unwrap();
+        let s = p.search_seconds.unwrap();
+        assert!(
+            (MEDIUM_HASH_FROM_SECONDS..LARGE_HASH_FROM_SECONDS).contains(&s),
+            "{}",
+            p.describe()
+        );
+        assert_eq!(p.hash_mib, MEDIUM_HASH_MIB);
         // The caller's choice stands either way.
         assert_eq!(plan(None, Some(32)).hash_mib, 32);
         assert_eq!(plan(Some(24), Some(1024)).hash_mib, 1024);
