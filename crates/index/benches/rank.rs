@@ -3,7 +3,8 @@
 //! Prints, for a full 6-pit layer (Kalah's tables) and a reduced one (awari's), the median of
 //! several runs of calls a second of [`LayerIndex::rank`], [`LayerIndex::row_rank`] and
 //! [`LayerIndex::unrank`] over a fixed pseudo-random sample of the layer's layouts (unranked
-//! once, before timing).
+//! once, before timing), and of layouts a second stepped through by [`LayerIndex::iter_from`]
+//! (the builders' scans).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -48,11 +49,20 @@ fn measure(name: &str, index: &LayerIndex) {
     let row = rate(&boards, |b| index.row_rank(b.mover_lanes(m)));
     let ranks: Vec<u64> = boards.iter().map(|&b| index.rank(b)).collect();
     let unrank = rate(&ranks, |r| index.unrank(r).0 as u64);
+    // Runs of 4096 layouts from the sample's ranks: a builder's work pieces.
+    let starts = &ranks[..SAMPLE as usize / 4096];
+    let iter = rate(starts, |r| {
+        index
+            .iter_from(r)
+            .take(4096)
+            .fold(0u64, |sum, b| sum.wrapping_add(b.0 as u64))
+    }) * 4096.0;
     println!(
-        "{name}: rank {:.1} M/s, row_rank {:.1} M/s, unrank {:.1} M/s",
+        "{name}: rank {:.1} M/s, row_rank {:.1} M/s, unrank {:.1} M/s, iter_from {:.1} M/s",
         rank / 1e6,
         row / 1e6,
-        unrank / 1e6
+        unrank / 1e6,
+        iter / 1e6
     );
 }
 

@@ -322,30 +322,31 @@ impl LayerIndex {
     /// without unranking each.
     pub fn iter_from(&self, first: u64) -> impl Iterator<Item = Board> + '_ {
         let m = self.pits;
-        let mut next = (first < self.size).then(|| self.unrank(first).flipped(m).to_vec(m));
+        let mut next = (first < self.size).then(|| self.unrank(first).flipped(m).0);
         std::iter::from_fn(move || {
             let current = next.take()?;
-            let board = Board::from_sides(&current[..m], &current[m..]).flipped(m);
             next = self.successor(current);
-            Some(board)
+            Some(Board(current).flipped(m))
         })
     }
 
-    /// The next valid sequence in lexicographic order, if any.
-    fn successor(&self, mut s: Vec<u8>) -> Option<Vec<u8>> {
-        let m = self.pits;
+    /// The next valid sequence in lexicographic order, if any. A sequence is held as the board
+    /// seen from the opponent (its entry `j` in byte `j`: the opponent's pits, then the
+    /// mover's), so that a step is a few integer operations.
+    fn successor(&self, mut s: u128) -> Option<u128> {
+        let last = 2 * self.pits - 1;
         loop {
-            // The last non-zero entry before the end gives one seed to the entry before it.
-            let last = s.len() - 1;
-            let q = (0..=last).rev().find(|&q| s[q] > 0)?;
+            // The last non-zero entry gives one seed to the entry before it, and what it keeps
+            // goes to the end.
+            let q = s.checked_ilog2()? as usize / 8;
             if q == 0 {
                 return None;
             }
-            let tail = s[q] - 1;
-            s[q - 1] += 1;
-            s[q..].iter_mut().for_each(|x| *x = 0);
-            s[last] = tail;
-            if !self.reduced || s[..m].contains(&0) {
+            let tail = (s >> (8 * q)) as u8 - 1;
+            s &= (1u128 << (8 * q)) - 1;
+            s += 1u128 << (8 * (q - 1));
+            s |= u128::from(tail) << (8 * last);
+            if !self.reduced || (s as u64).to_le_bytes()[..self.pits].contains(&0) {
                 return Some(s);
             }
         }

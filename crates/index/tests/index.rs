@@ -61,6 +61,27 @@ fn full_layer_sizes_are_compositions() {
 }
 
 #[test]
+fn stepping_visits_the_unranked_layouts_in_order() {
+    // Wider boards than the plain enumeration above reaches: a sequence held in up to 16 bytes.
+    for (m, max) in [(5usize, 5u32), (6, 4), (8, 3)] {
+        for n in 0..=max {
+            for reduced in [false, true] {
+                let index = LayerIndex::new(m, n, reduced).unwrap();
+                let unranked: Vec<Board> = (0..index.size()).map(|r| index.unrank(r)).collect();
+                let stepped: Vec<Board> = index.iter_from(0).collect();
+                assert_eq!(stepped, unranked, "m {m} n {n} reduced {reduced}");
+                let from = index.size() / 2;
+                assert!(
+                    index
+                        .iter_from(from)
+                        .eq(unranked[from as usize..].iter().copied())
+                );
+            }
+        }
+    }
+}
+
+#[test]
 fn rank_is_the_position_in_plain_enumeration() {
     for m in 1..=4usize {
         for n in 0..=7u8 {
