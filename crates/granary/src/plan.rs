@@ -59,8 +59,8 @@ const MEMORY_MARGIN: u64 = 1 << 30;
 pub const DEFAULT_HASH_MIB: usize = 64;
 
 /// The hash table, MiB, of a search estimated at [`MEDIUM_HASH_FROM_SECONDS`] or more, below
-/// [`LARGE_HASH_FROM_SECONDS`]. Measured (session 14, a slow virtual machine whose random reads
-/// cost a nested page walk, so that every node saved counts), two threads, medians of 3:
+/// [`LARGE_HASH_FROM_SECONDS`]. Measured (session 14, the slow virtual machine of sessions 12-14,
+/// where a node takes 2.5x session 11's time), two threads, medians of 3:
 /// Kalah(6,4) empty over 18-seed tables ("about 5 s", the from-scratch plan) 5.57 s at 128 MiB
 /// against 6.32 s at 64 (0.88x; 21.0e6 against 22.6e6 nodes) and 5.64 s at 256; Kalah(6,4)
 /// standard over 20-seed tables, one thread, two runs each: 11.7-11.9 s at 128 MiB, 12.0-12.3 s
