@@ -198,7 +198,7 @@ impl LayerIndex {
                 let (k, b) = (2 * m - p, usize::from(s[p]));
                 let j = (m - 1 - p) as i64;
                 rank += self.below(k, r, b);
-                rank -= self.a(k, r as i64 - 1 - j) - self.a(k, r.wrapping_sub(b) as i64 - j);
+                rank -= self.a(k, r as i64 - 1 - j) - self.a(k, r as i64 - b as i64 - j);
                 r = r.wrapping_sub(b);
                 p += 1;
             }
