@@ -135,8 +135,9 @@ pub struct TableArgs {
     #[arg(long)]
     pub no_tables: bool,
     /// Transposition table size in MiB [default: by the planner's estimate of the search, 64
-    /// below 8 s, 256 from 8 s, 1024 from 1 min and 2048 from 3 min where memory beside the
-    /// tables allows (a short search does not earn back a larger table's first touch)].
+    /// below 4 s, 128 from 4 s, 256 from 8 s, 1024 from 1 min and 2048 from 3 min where memory
+    /// beside the tables allows (a short search does not earn back a larger table's first
+    /// touch)].
     #[arg(long)]
     pub hash: Option<usize>,
     /// Check the tables' data checksums before use (reads every byte; opening reads headers).
