@@ -137,12 +137,6 @@ impl TranspositionTable {
         &self.buckets()[i]
     }
 
-    /// The slots of the bucket of `hash`.
-    #[inline]
-    fn slots(&self, hash: u64) -> std::slice::ChunksExact<'_, AtomicU64> {
-        self.bucket(hash).0.chunks_exact(self.slot_words)
-    }
-
     /// Starts loading the bucket of a board of hash `hash` ([`hash`]) into the cache: a search
     /// asks for a node's and its children's buckets at once, so that the memory latencies
     /// overlap.
@@ -155,45 +149,63 @@ impl TranspositionTable {
     #[must_use]
     #[inline]
     pub fn get(&self, board: Board, hash: u64) -> Option<Entry> {
-        self.slots(hash)
-            .find_map(|slot| read(slot, board).map(Entry::unpack))
+        // One branch on the slot width, then slots of a width the compiler knows (a loop it
+        // unrolls, no bounds checks).
+        let words = &self.bucket(hash).0;
+        let data = if self.slot_words == 2 {
+            words.as_chunks::<2>().0.iter().find_map(|s| read(s, board))
+        } else {
+            words.as_chunks::<4>().0.iter().find_map(|s| read(s, board))
+        };
+        data.map(Entry::unpack)
     }
 
     /// Stores an entry for `board` (of hash `hash`): in the slot that holds the position, else
     /// in an empty slot or the one with the smallest search.
     pub fn put(&self, board: Board, hash: u64, entry: Entry) {
-        let mut victim: Option<(&[AtomicU64], i32)> = None;
-        for slot in self.slots(hash) {
-            if read(slot, board).is_some() {
-                victim = Some((slot, -2));
-                break;
-            }
-            let data = slot[slot.len() / 2].load(Relaxed) as u32;
-            let work = if data & PRESENT == 0 {
-                -1
-            } else {
-                i32::from(Entry::unpack(data).work)
-            };
-            if victim.is_none_or(|(_, w)| work < w) {
-                victim = Some((slot, work));
-            }
+        let words = &self.bucket(hash).0;
+        if self.slot_words == 2 {
+            put_in(words.as_chunks::<2>().0, board, entry);
+        } else {
+            put_in(words.as_chunks::<4>().0, board, entry);
         }
-        let Some((slot, _)) = victim else {
-            unreachable!("a bucket has slots")
+    }
+}
+
+/// [`TranspositionTable::put`] into a bucket of slots of `W` words.
+#[inline]
+fn put_in<const W: usize>(slots: &[[AtomicU64; W]], board: Board, entry: Entry) {
+    let mut victim: Option<(&[AtomicU64; W], i32)> = None;
+    for slot in slots {
+        if read(slot, board).is_some() {
+            victim = Some((slot, -2));
+            break;
+        }
+        let data = slot[W / 2].load(Relaxed) as u32;
+        let work = if data & PRESENT == 0 {
+            -1
+        } else {
+            i32::from(Entry::unpack(data).work)
         };
-        let data = entry.pack();
-        let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
-        if let [k, d] = slot {
-            debug_assert!(hi >> 32 == 0, "a narrow slot holds 96 bits of board");
-            let d_word = hi << 32 | u64::from(data);
-            k.store(lo ^ d_word, Relaxed);
-            d.store(d_word, Relaxed);
-        } else if let [k0, k1, d, _] = slot {
-            let data = u64::from(data);
-            k0.store(lo ^ data, Relaxed);
-            k1.store(hi ^ data, Relaxed);
-            d.store(data, Relaxed);
+        if victim.is_none_or(|(_, w)| work < w) {
+            victim = Some((slot, work));
         }
+    }
+    let Some((slot, _)) = victim else {
+        unreachable!("a bucket has slots")
+    };
+    let data = entry.pack();
+    let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
+    if let [k, d] = slot.as_slice() {
+        debug_assert!(hi >> 32 == 0, "a narrow slot holds 96 bits of board");
+        let d_word = hi << 32 | u64::from(data);
+        k.store(lo ^ d_word, Relaxed);
+        d.store(d_word, Relaxed);
+    } else if let [k0, k1, d, _] = slot.as_slice() {
+        let data = u64::from(data);
+        k0.store(lo ^ data, Relaxed);
+        k1.store(hi ^ data, Relaxed);
+        d.store(data, Relaxed);
     }
 }
 
