@@ -7,7 +7,7 @@ use std::time::Instant;
 use granary_rules::notation::format_position;
 use granary_rules::{Engine, Game, Kalah, Position, Rules, Variant};
 use granary_search::solver::RootMove;
-use granary_search::{Progress, Solution, Solver};
+use granary_search::{Progress, Solution, Solve};
 use granary_tables::TableSet;
 use granary_tables::probe::{move_value, position_value, principal_variation};
 use serde::Serialize;
@@ -110,7 +110,7 @@ pub fn prepare(
 /// Perfect play from prepared tables: a search over them (Kalah) or the tables alone (Oware).
 #[derive(Debug)]
 pub enum Oracle<'t> {
-    Search(Box<Solver<'t, Kalah>>),
+    Search(Box<dyn Solve + 't>),
     Tables(&'t TableSet, Engine),
 }
 
@@ -125,12 +125,12 @@ impl<'t> Oracle<'t> {
             Game::Kalah { capture, sweep } => {
                 let rules = Kalah::new(kind.pits, capture, sweep);
                 let tables = prepared.plan.horizon.map(|h| (&*prepared.set, h));
-                let solver = Solver::new(rules, tables, prepared.plan.hash_mib)?;
-                Oracle::Search(Box::new(if prepared.plan.resident {
-                    solver.resident()
-                } else {
-                    solver
-                }))
+                Oracle::Search(granary_search::kalah_solver(
+                    &rules,
+                    tables,
+                    prepared.plan.hash_mib,
+                    prepared.plan.resident,
+                )?)
             }
             Game::Oware { .. } => Oracle::Tables(&prepared.set, kind.engine()),
         })
@@ -147,7 +147,7 @@ impl<'t> Oracle<'t> {
         observer: &dyn Observer,
     ) -> Result<Solution, SolveError> {
         match self {
-            Oracle::Search(solver) => Ok(solver.solve_reporting(pos, all_moves, |step| {
+            Oracle::Search(solver) => Ok(solver.solve_reporting(pos, all_moves, &mut |step| {
                 observer.event(match step {
                     Progress::Bounds {
                         lane,

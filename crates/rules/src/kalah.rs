@@ -4,6 +4,7 @@
 //! Rules: Irving, Donkers & Uiterwijk, *Solving Kalah* (2000); `docs/rules/kalah.md`.
 
 use crate::board::nonzero_bytes;
+use crate::pits::{AnyPits, ConstPits, PitCount};
 use crate::position::Position;
 use crate::rules::{End, MoveSet, Outcome, Rules};
 use crate::sowing::{LAST_IN_STORE, Ring, SowTable};
@@ -26,10 +27,11 @@ pub enum Sweep {
     Emptied,
 }
 
-/// The rules of Kalah with `m` pits a side.
+/// The rules of Kalah with `m` pits a side: `P` says how `m` is known, at run time (the
+/// default, [`AnyPits`]) or as a constant ([`Kalah::with_const_pits`]; see [`crate::pits`]).
 #[derive(Clone, Debug)]
-pub struct Kalah {
-    pits: usize,
+pub struct Kalah<P: PitCount = AnyPits> {
+    pits: P,
     capture: Capture,
     sweep: Sweep,
     sowing: SowTable,
@@ -46,23 +48,36 @@ impl Kalah {
             skip_origin: false,
         };
         Kalah {
-            pits,
+            pits: AnyPits(pits),
             capture,
             sweep,
             sowing: SowTable::new(ring),
         }
     }
+
+    /// The same rules with `M` pits a side a constant, if the board has `M` pits: a search or
+    /// builder over them is compiled for that board alone (faster; see [`crate::pits`]).
+    #[must_use]
+    pub fn with_const_pits<const M: usize>(&self) -> Option<Kalah<ConstPits<M>>> {
+        (self.pits.get() == M).then(|| Kalah {
+            pits: ConstPits,
+            capture: self.capture,
+            sweep: self.sweep,
+            sowing: self.sowing.clone(),
+        })
+    }
 }
 
-impl Rules for Kalah {
+impl<P: PitCount> Rules for Kalah<P> {
+    #[inline(always)]
     fn pits(&self) -> usize {
-        self.pits
+        self.pits.get()
     }
 
     #[inline]
     fn legal_moves(&self, pos: &Position) -> MoveSet {
-        let own = pos.board.mover_lanes(self.pits);
-        if own == 0 || pos.board.opponent_lanes(self.pits) == 0 {
+        let own = pos.board.mover_lanes(self.pits());
+        if own == 0 || pos.board.opponent_lanes(self.pits()) == 0 {
             return MoveSet::EMPTY;
         }
         MoveSet(nonzero_bytes(own))
@@ -70,12 +85,12 @@ impl Rules for Kalah {
 
     #[inline]
     fn is_legal(&self, pos: &Position, lane: usize) -> bool {
-        lane < self.pits && pos.board.pit(lane) != 0 && pos.board.opponent_lanes(self.pits) != 0
+        lane < self.pits() && pos.board.pit(lane) != 0 && pos.board.opponent_lanes(self.pits()) != 0
     }
 
     #[inline]
     fn play(&self, pos: &Position, lane: usize) -> Position {
-        let m = self.pits;
+        let m = self.pits();
         let (mut board, sowing) = self.sowing.sow(pos.board, lane);
         let mut store = pos.stores[0] + sowing.store;
         if sowing.last == LAST_IN_STORE {
@@ -103,7 +118,7 @@ impl Rules for Kalah {
     }
 
     fn outcome(&self, pos: &Position) -> Option<Outcome> {
-        let m = self.pits;
+        let m = self.pits();
         let (own, opp) = (pos.board.mover_seeds(m), pos.board.opponent_seeds(m));
         if own != 0 && opp != 0 {
             return None;

@@ -2,7 +2,9 @@
 //! option, from the start or from random layouts, compared at every ply.
 
 use granary_rules::reference::{RefPosition, Reference};
-use granary_rules::{Capture, Engine, Game, OwareRules, Position, Rules, Side, Sweep, Variant};
+use granary_rules::{
+    Capture, Engine, Game, Kalah, OwareRules, Position, Rules, Side, Sweep, Variant,
+};
 use proptest::prelude::*;
 
 fn games() -> impl Strategy<Value = Game> {
@@ -68,6 +70,13 @@ fn check_game(
 ) {
     let variant = Variant::new(game, m, seeds).unwrap();
     let engine: Engine = variant.engine();
+    // Kalah on 6 pits also with the pit count a constant (`Kalah::with_const_pits`): the same
+    // rules compiled apart, checked against the reference at every ply too.
+    let six = match game {
+        Game::Kalah { capture, sweep } => Kalah::new(m, capture, sweep).with_const_pits::<6>(),
+        Game::Oware { .. } => None,
+    };
+    assert_eq!(six.is_some(), matches!(game, Game::Kalah { .. }) && m == 6);
     let reference = Reference::new(game, m);
     let mut pos = match layout {
         None => variant.start(),
@@ -98,6 +107,22 @@ fn check_game(
                 legal.contains(&lane).then(|| engine.play(&pos, lane)),
                 "{variant} ply {ply} lane {lane} {ref_pos:?}"
             );
+        }
+        if let Some(six) = &six {
+            assert_eq!(six.pits(), 6);
+            assert_eq!(six.legal_moves(&pos).iter().collect::<Vec<_>>(), legal);
+            assert_eq!(
+                six.outcome(&pos).map(|o| pos.absolute(o.stores)),
+                outcome,
+                "{variant} ply {ply} (constant pits)"
+            );
+            for lane in 0..m + 1 {
+                assert_eq!(
+                    six.play_if_legal(&pos, lane),
+                    legal.contains(&lane).then(|| engine.play(&pos, lane)),
+                    "{variant} ply {ply} lane {lane} (constant pits)"
+                );
+            }
         }
         if legal.is_empty() {
             return;

@@ -262,3 +262,61 @@ fn root_moves_agree_across_threads_and_with_minimax() {
         }
     }
 }
+
+/// The solver front ends hold ([`granary_search::kalah_solver`]: 6 pits a constant) against the
+/// solver over the rules with the pit count read at run time: on one thread both visit the
+/// same nodes, so the whole solution must match, node count included.
+#[test]
+fn the_six_pit_solver_is_the_same_search() {
+    use granary_search::Progress;
+    let one = rayon::ThreadPoolBuilder::new()
+        .num_threads(1)
+        .build()
+        .unwrap();
+    for game in GAMES {
+        let dir = tempfile::tempdir().unwrap();
+        let kind = TableKind { game, pits: 6 };
+        build_layers(
+            dir.path(),
+            kind,
+            6,
+            BuildOptions {
+                threads: Some(2),
+                memory: None,
+            },
+            &(),
+        )
+        .unwrap();
+        let set = TableSet::new(dir.path(), kind);
+        for (seeds, tables) in [
+            (1, None),
+            (2, None),
+            (2, Some((&set, 4))),
+            (2, Some((&set, 6))),
+        ] {
+            let variant = Variant::new(game, 6, seeds).unwrap();
+            let (general, six) = one.install(|| {
+                let general = Solver::new(kalah(game, 6), tables, 4)
+                    .unwrap()
+                    .solve(&variant.start(), true);
+                let mut steps = 0;
+                let six = granary_search::kalah_solver(&kalah(game, 6), tables, 4, false)
+                    .unwrap()
+                    .solve_reporting(&variant.start(), true, &mut |step: Progress<'_>| {
+                        steps += usize::from(matches!(step, Progress::Settled { .. }));
+                    });
+                assert_eq!(
+                    steps,
+                    six.moves.len(),
+                    "{variant}: every root move reported"
+                );
+                (general, six)
+            });
+            let horizon = tables.map(|(_, h)| h);
+            assert_eq!(six.value, general.value, "{variant} over {horizon:?}");
+            assert_eq!(six.moves, general.moves, "{variant} over {horizon:?}");
+            assert_eq!(six.pv, general.pv, "{variant} over {horizon:?}");
+            assert_eq!(six.nodes, general.nodes, "{variant} over {horizon:?}");
+        }
+    }
+}
