@@ -147,7 +147,16 @@ impl LayerIndex {
     /// opponent's row.
     #[must_use]
     pub fn contains(&self, board: Board) -> bool {
-        let m = self.pits;
+        self.contains_on(board, self.pits)
+    }
+
+    /// [`LayerIndex::contains`] told the layer's pits a side, `m` (which must be
+    /// [`LayerIndex::pits`]): a caller that knows `m` as a constant gets code compiled for it
+    /// (`granary_rules::pits`).
+    #[must_use]
+    #[inline(always)]
+    pub fn contains_on(&self, board: Board, m: usize) -> bool {
+        debug_assert_eq!(m, self.pits);
         // Nothing beyond the 2m lanes (an 8-pit board fills all 128 bits: nothing to check).
         if board.0.checked_shr(16 * m as u32).unwrap_or(0) != 0 || board.seeds(m) != self.seeds {
             return false;
@@ -175,12 +184,21 @@ impl LayerIndex {
     /// release builds it may panic or give a meaningless rank (callers check first).
     #[must_use]
     pub fn rank(&self, board: Board) -> u64 {
+        self.rank_on(board, self.pits)
+    }
+
+    /// [`LayerIndex::rank`] told the layer's pits a side, `m` (which must be
+    /// [`LayerIndex::pits`]): a caller that knows `m` as a constant gets the loops over pits
+    /// unrolled (`granary_rules::pits`).
+    #[must_use]
+    #[inline(always)]
+    pub fn rank_on(&self, board: Board, m: usize) -> u64 {
+        debug_assert_eq!(m, self.pits);
         debug_assert!(
             self.contains(board),
             "{board:?} not in layer {}",
             self.seeds
         );
-        let m = self.pits;
         // The pits in ranking order, as bytes: reading one is a load, where `Board::pit` shifts
         // 128 bits (the ranks went from 21 to 31 M/s on a full 6-pit layer: `benches/rank.rs`).
         let s = board.flipped(m).0.to_le_bytes();

@@ -249,20 +249,21 @@ impl<'t, R: Rules> Solver<'t, R> {
     #[inline]
     fn table_value(&self, pos: &Position, seeds: u32) -> Option<i32> {
         let layer = self.layers.get(seeds as usize)?;
-        let index = layer.index();
+        let (index, m) = (layer.index(), self.rules.pits());
         index
-            .contains(pos.board)
-            .then(|| i32::from(layer.value(index.rank(pos.board))))
+            .contains_on(pos.board, m)
+            .then(|| i32::from(layer.value(index.rank_on(pos.board, m))))
     }
 
     /// Where the value of `pos` is looked up; starts loading it into the cache (a node asks for
     /// all its children's at once, so that the memory latencies overlap).
     #[inline]
     fn key(&self, pos: &Position, etc: bool) -> Key {
-        let seeds = pos.board.seeds(self.rules.pits());
+        let m = self.rules.pits();
+        let seeds = pos.board.seeds(m);
         match self.layers.get(seeds as usize) {
-            Some(layer) if layer.index().contains(pos.board) => {
-                let rank = layer.index().rank(pos.board);
+            Some(layer) if layer.index().contains_on(pos.board, m) => {
+                let rank = layer.index().rank_on(pos.board, m);
                 layer.prefetch(rank);
                 Key::Table { seeds, rank }
             }
