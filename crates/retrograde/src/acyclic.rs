@@ -59,7 +59,7 @@ use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
 use granary_index::LayerIndex;
 use granary_rules::board::{byte_sum, lanes_mask, ones};
 use granary_rules::sowing::LAST_IN_STORE;
-use granary_rules::{Board, Kalah, MoveSet, Position, Rules};
+use granary_rules::{Board, Kalah, MoveSet, PitCount, Position, Rules};
 use granary_tables::Layer;
 use granary_tables::probe::terminal_value;
 use rayon::prelude::*;
@@ -215,8 +215,23 @@ pub fn acyclic_bytes(index: &LayerIndex) -> u64 {
 }
 
 /// Fills `values` (in final order) with the values of layer `index` of an acyclic game.
+///
+/// A 6-pit board is built by code compiled for 6 pits ([`Kalah::with_const_pits`]).
 pub(crate) fn solve_acyclic_layer(
     rules: &Kalah,
+    index: &LayerIndex,
+    lower: &Lower<'_>,
+    values: &[AtomicI8],
+    observer: &dyn BuildObserver,
+) -> std::io::Result<()> {
+    match rules.with_const_pits::<6>() {
+        Some(six) => solve_with(&six, index, lower, values, observer),
+        None => solve_with(rules, index, lower, values, observer),
+    }
+}
+
+fn solve_with<P: PitCount>(
+    rules: &Kalah<P>,
     index: &LayerIndex,
     lower: &Lower<'_>,
     values: &[AtomicI8],
@@ -257,8 +272,8 @@ impl Working {
 }
 
 /// Pass 1: every position's best exit (see the module documentation), in working order.
-fn exit_pass(
-    rules: &Kalah,
+fn exit_pass<P: PitCount>(
+    rules: &Kalah<P>,
     index: &LayerIndex,
     lower: &Lower<'_>,
     rows: &Rows,
@@ -384,8 +399,8 @@ enum Sow {
 
 /// For each mover row of a run, how each of its moves is valued ([`Sow`]), from the Kalah
 /// sowing table. `next` is layer `n - 1` (none for layer 0, where every move is [`Sow::Play`]).
-fn sow_plan(
-    rules: &Kalah,
+fn sow_plan<P: PitCount>(
+    rules: &Kalah<P>,
     next: Option<&Layer>,
     movers: impl Iterator<Item = u64>,
     plan: &mut Vec<(u64, [Sow; 8])>,
@@ -428,8 +443,8 @@ fn sow_plan(
 }
 
 /// Pass 2: the moves within the layer, by falling potential (see the module documentation).
-fn move_pass(
-    rules: &Kalah,
+fn move_pass<P: PitCount>(
+    rules: &Kalah<P>,
     index: &LayerIndex,
     rows: &Rows,
     values: &[AtomicI8],
@@ -514,8 +529,8 @@ struct InRow {
 
 /// The mover rows of a run that have moves sowing only into their own row (the only moves that
 /// can stay in the layer), with the blocks those moves lead to.
-fn in_row_moves(
-    rules: &Kalah,
+fn in_row_moves<P: PitCount>(
+    rules: &Kalah<P>,
     index: &LayerIndex,
     movers: impl Iterator<Item = u64>,
     plan: &mut Vec<InRow>,

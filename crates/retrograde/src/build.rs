@@ -11,7 +11,7 @@ use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
 use crate::blocks::{BlockPlan, Scratch, ScratchError};
 use crate::lower::Lower;
 use crate::peers::{Peers, Solo, Traffic};
-use crate::phases::{PhaseError, solve_layer};
+use crate::phases::{PhaseError, SolveLayer};
 use crate::report::{BuildObserver, LayerReport};
 
 /// Why a build stopped.
@@ -169,29 +169,16 @@ pub fn build_layer(
             solve_acyclic_layer(&rules, &index, &lower, writer.entries(), observer)
                 .map_err(BuildError::Memory)?;
         }
-        Engine::Kalah(rules) => {
-            solve_layer(
-                &rules,
-                &index,
-                &lower,
-                writer.entries(),
-                &plan,
+        engine => {
+            engine.visit(SolveLayer {
+                index: &index,
+                lower: &lower,
+                values: writer.entries(),
+                plan: &plan,
                 scratch,
                 observer,
-                &Solo,
-            )?;
-        }
-        Engine::Oware(rules) => {
-            solve_layer(
-                &rules,
-                &index,
-                &lower,
-                writer.entries(),
-                &plan,
-                scratch,
-                observer,
-                &Solo,
-            )?;
+                peers: &Solo,
+            })?;
         }
     }
     let path = writer.finish()?;
@@ -251,28 +238,15 @@ fn build_layer_on(
         observer,
         scale: (size, (span.end - span.start).max(1)),
     };
-    let traffic = match kind.engine() {
-        Engine::Kalah(rules) => solve_layer(
-            &rules,
-            &index,
-            &lower,
-            values.entries(),
-            &plan,
-            scratch,
-            &share,
-            peers,
-        )?,
-        Engine::Oware(rules) => solve_layer(
-            &rules,
-            &index,
-            &lower,
-            values.entries(),
-            &plan,
-            scratch,
-            &share,
-            peers,
-        )?,
-    };
+    let traffic = kind.engine().visit(SolveLayer {
+        index: &index,
+        lower: &lower,
+        values: values.entries(),
+        plan: &plan,
+        scratch,
+        observer: &share,
+        peers,
+    })?;
     let traffic = Traffic {
         messages: peers.sum(traffic.messages),
         bytes: peers.sum(traffic.bytes),

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
 use granary_index::LayerIndex;
-use granary_rules::{Board, Position, Rules};
+use granary_rules::{Board, Position, Rules, RulesVisitor};
 use granary_tables::prefetch;
 use granary_tables::probe::terminal_value;
 use rayon::prelude::*;
@@ -61,6 +61,35 @@ fn pieces(range: Range<u64>) -> impl ParallelIterator<Item = (u64, u64)> {
     (0..(end - start).div_ceil(PIECE))
         .into_par_iter()
         .map(move |p| (start + p * PIECE, (start + (p + 1) * PIECE).min(end)))
+}
+
+/// [`solve_layer`] for an [`granary_rules::Engine`]'s rules, as their own type
+/// ([`granary_rules::Engine::visit`]: compiled for 6 pits where the board has 6).
+pub(crate) struct SolveLayer<'a> {
+    pub index: &'a LayerIndex,
+    pub lower: &'a Lower<'a>,
+    pub values: &'a [AtomicI8],
+    pub plan: &'a BlockPlan,
+    pub scratch: Scratch,
+    pub observer: &'a dyn BuildObserver,
+    pub peers: &'a dyn Peers,
+}
+
+impl RulesVisitor for SolveLayer<'_> {
+    type Output = Result<Traffic, PhaseError>;
+
+    fn visit<R: Rules>(self, rules: &R) -> Self::Output {
+        solve_layer(
+            rules,
+            self.index,
+            self.lower,
+            self.values,
+            self.plan,
+            self.scratch,
+            self.observer,
+            self.peers,
+        )
+    }
 }
 
 /// Fills `values` with the values of this process's blocks of layer `index` (`values[0]` is the
@@ -290,7 +319,7 @@ impl<'a, R: Rules> Block<'a, R> {
             }
             let sign = if again { 1 } else { -1 };
             let layer = lower.layers[seeds as usize];
-            let rank = layer.index().rank(child.board);
+            let rank = layer.index().rank_on(child.board, m);
             layer.prefetch(rank);
             exits.push(Exit::Lower {
                 seeds,
@@ -467,7 +496,7 @@ impl<'a, R: Rules> Block<'a, R> {
                 };
                 let lost = value == -t;
                 for_each_parent(self.rules, self.index, child, |parent, _| {
-                    let q = self.index.rank(parent);
+                    let q = self.index.rank_on(parent, self.rules.pits());
                     if self.range.contains(&q) {
                         prefetch(self.work(q));
                         if lost {

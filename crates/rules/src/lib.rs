@@ -34,4 +34,4 @@ pub use position::Position;
 pub use record::{GameEnd, MoveError, Record, Status};
 pub use rules::{End, MoveSet, Outcome, Rules};
 pub use side::Side;
-pub use variant::{Engine, Game, OptionError, Variant, VariantError};
+pub use variant::{Engine, Game, OptionError, RulesVisitor, Variant, VariantError};

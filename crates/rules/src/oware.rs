@@ -4,6 +4,7 @@
 //! Rules: seed documents 000_* and 002_*, Romein & Bal (2002); `docs/rules/oware.md`.
 
 use crate::board::{Board, lanes_mask, nonzero_bytes};
+use crate::pits::{AnyPits, ConstPits, PitCount};
 use crate::position::Position;
 use crate::rules::{End, MoveSet, Outcome, Rules};
 use crate::sowing::{Ring, SowTable};
@@ -19,10 +20,11 @@ pub enum OwareRules {
     Awari,
 }
 
-/// The rules of Oware with `m` pits a side.
+/// The rules of Oware with `m` pits a side: `P` says how `m` is known, at run time (the
+/// default, [`AnyPits`]) or as a constant ([`Oware::with_const_pits`]; see [`crate::pits`]).
 #[derive(Clone, Debug)]
-pub struct Oware {
-    pits: usize,
+pub struct Oware<P: PitCount = AnyPits> {
+    pits: P,
     rules: OwareRules,
     majority_ends: bool,
     sowing: SowTable,
@@ -41,7 +43,7 @@ impl Oware {
             skip_origin: true,
         };
         Oware {
-            pits,
+            pits: AnyPits(pits),
             rules,
             majority_ends: true,
             sowing: SowTable::new(ring),
@@ -56,20 +58,35 @@ impl Oware {
         self
     }
 
+    /// The same rules with `M` pits a side a constant, if the board has `M` pits: a builder
+    /// over them is compiled for that board alone (faster; see [`crate::pits`]).
+    #[must_use]
+    pub fn with_const_pits<const M: usize>(&self) -> Option<Oware<ConstPits<M>>> {
+        (self.pits.get() == M).then(|| Oware {
+            pits: ConstPits,
+            rules: self.rules,
+            majority_ends: self.majority_ends,
+            sowing: self.sowing.clone(),
+        })
+    }
+}
+
+impl<P: PitCount> Oware<P> {
     fn has_majority(&self, pos: &Position) -> bool {
-        let total = pos.total_seeds(self.pits);
+        let total = pos.total_seeds(self.pits.get());
         2 * u32::from(pos.stores[0].max(pos.stores[1])) > total
     }
 }
 
-impl Rules for Oware {
+impl<P: PitCount> Rules for Oware<P> {
+    #[inline(always)]
     fn pits(&self) -> usize {
-        self.pits
+        self.pits.get()
     }
 
     #[inline]
     fn legal_moves(&self, pos: &Position) -> MoveSet {
-        let m = self.pits;
+        let m = self.pits();
         let own = pos.board.mover_lanes(m);
         if own == 0 || (self.majority_ends && self.has_majority(pos)) {
             return MoveSet::EMPTY;
@@ -98,7 +115,7 @@ impl Rules for Oware {
 
     #[inline]
     fn is_legal(&self, pos: &Position, lane: usize) -> bool {
-        let m = self.pits;
+        let m = self.pits();
         let seeds = usize::from(pos.board.pit(lane));
         if lane >= m || seeds == 0 || (self.majority_ends && self.has_majority(pos)) {
             return false;
@@ -119,7 +136,7 @@ impl Rules for Oware {
     /// is played once, and the others only when it starves the opponent.
     #[inline]
     fn play_if_legal(&self, pos: &Position, lane: usize) -> Option<Position> {
-        let m = self.pits;
+        let m = self.pits();
         if lane >= m || pos.board.pit(lane) == 0 {
             return None;
         }
@@ -136,7 +153,7 @@ impl Rules for Oware {
     /// opponent (awari).
     #[inline]
     fn quiet_sowing(&self, pos: &Position, lane: usize, sown: Board, last: usize) -> Option<bool> {
-        let m = self.pits;
+        let m = self.pits();
         if last >= m && matches!(sown.pit(last), 2 | 3) {
             return None; // a capture, or a grand slam: play it
         }
@@ -151,7 +168,7 @@ impl Rules for Oware {
 
     #[inline]
     fn play(&self, pos: &Position, lane: usize) -> Position {
-        let m = self.pits;
+        let m = self.pits();
         let (mut board, sowing) = self.sowing.sow(pos.board, lane);
         let mut store = pos.stores[0];
         let mut taken_lanes = 0u128;
@@ -189,7 +206,7 @@ impl Rules for Oware {
         // One side is empty or cannot be fed: each player takes what is on their side.
         Some(Outcome {
             end: End::Finished,
-            stores: pos.swept_to_owners(self.pits),
+            stores: pos.swept_to_owners(self.pits()),
         })
     }
 

@@ -189,6 +189,31 @@ pub enum Engine {
     Oware(Oware),
 }
 
+/// Code generic over the rules, run by [`Engine::visit`] with the engine's own rules type.
+pub trait RulesVisitor {
+    type Output;
+    /// Runs with `rules`.
+    fn visit<R: Rules>(self, rules: &R) -> Self::Output;
+}
+
+impl Engine {
+    /// Runs `visitor` with this engine's rules as their own type, not through the enum: with
+    /// 6 pits a side as a constant where the board has 6 (`Kalah::with_const_pits`), so that
+    /// a builder's inner loops are compiled for that board ([`crate::pits`]).
+    pub fn visit<V: RulesVisitor>(&self, visitor: V) -> V::Output {
+        match self {
+            Engine::Kalah(r) => match r.with_const_pits::<6>() {
+                Some(six) => visitor.visit(&six),
+                None => visitor.visit(r),
+            },
+            Engine::Oware(r) => match r.with_const_pits::<6>() {
+                Some(six) => visitor.visit(&six),
+                None => visitor.visit(r),
+            },
+        }
+    }
+}
+
 impl Rules for Engine {
     fn pits(&self) -> usize {
         match self {
