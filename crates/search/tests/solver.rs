@@ -61,6 +61,26 @@ fn kalah(game: Game, m: usize) -> Kalah {
     Kalah::new(m, capture, sweep)
 }
 
+/// 6-pit tables of `game`, layers `0..=max`, built into a temporary directory (kept while the
+/// returned handle lives).
+fn six_pit_tables(game: Game, max: u32) -> (tempfile::TempDir, TableSet) {
+    let dir = tempfile::tempdir().unwrap();
+    let kind = TableKind { game, pits: 6 };
+    build_layers(
+        dir.path(),
+        kind,
+        max,
+        BuildOptions {
+            threads: Some(2),
+            memory: None,
+        },
+        &(),
+    )
+    .unwrap();
+    let set = TableSet::new(dir.path(), kind);
+    (dir, set)
+}
+
 #[test]
 fn small_kalah_start_positions_against_minimax() {
     for game in GAMES {
@@ -95,20 +115,8 @@ fn small_kalah_start_positions_against_minimax() {
 #[test]
 fn random_positions_against_full_tables() {
     for game in [GAMES[0], GAMES[3]] {
-        let dir = tempfile::tempdir().unwrap();
-        let kind = TableKind { game, pits: 6 };
-        build_layers(
-            dir.path(),
-            kind,
-            12,
-            BuildOptions {
-                threads: Some(2),
-                memory: None,
-            },
-            &(),
-        )
-        .unwrap();
-        let set = TableSet::new(dir.path(), kind);
+        let (_dir, set) = six_pit_tables(game, 12);
+        let kind = set.kind();
         let mapped = Solver::new(kalah(game, 6), Some((&set, 5)), 16).unwrap();
         // The same search over the layers copied into memory.
         let resident = Solver::new(kalah(game, 6), Some((&set, 5)), 16)
@@ -274,20 +282,7 @@ fn the_six_pit_solver_is_the_same_search() {
         .build()
         .unwrap();
     for game in GAMES {
-        let dir = tempfile::tempdir().unwrap();
-        let kind = TableKind { game, pits: 6 };
-        build_layers(
-            dir.path(),
-            kind,
-            6,
-            BuildOptions {
-                threads: Some(2),
-                memory: None,
-            },
-            &(),
-        )
-        .unwrap();
-        let set = TableSet::new(dir.path(), kind);
+        let (_dir, set) = six_pit_tables(game, 6);
         for (seeds, tables) in [
             (1, None),
             (2, None),
