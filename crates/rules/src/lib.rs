@@ -3,6 +3,7 @@
 //! - [`board`]: the packed board, every pit a byte lane of one `u128` seen from the mover;
 //! - [`sowing`]: sowing shared by all games, a table-driven SWAR add;
 //! - [`kalah`] and [`oware`]: what each game adds (captures, extra moves, legality, the end);
+//! - [`pits`]: the pit count read at run time or a constant a search or builder is compiled for;
 //! - [`position`], [`rules`]: the packed position and the [`Rules`] trait search and tables use;
 //! - [`variant`]: a game with its options and sizes, as the command line names it;
 //! - [`notation`]: the written form `S1,...,Sm/N1,...,Nm [SS-NS] [S|N]`;
