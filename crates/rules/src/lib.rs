@@ -7,7 +7,7 @@
 //! - [`position`], [`rules`]: the packed position and the [`Rules`] trait search and tables use;
 //! - [`variant`]: a game with its options and sizes, as the command line names it;
 //! - [`notation`]: the written form `S1,...,Sm/N1,...,Nm [SS-NS] [S|N]`;
-//! - [`reference`]: a plain, slow implementation that tests hold the packed one to;
+//! - [`reference`](mod@reference): a plain, slow implementation that tests hold the packed one to;
 //! - [`perft`]: move-path counting.
 //!
 //! Moves are lanes `0..m` here (pit numbers `1..m` on the command line), counted from the mover's
