@@ -58,6 +58,7 @@ use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
 
 use granary_index::LayerIndex;
 use granary_rules::board::{byte_sum, lanes_mask, ones};
+use granary_rules::pits::COMPILED_PITS;
 use granary_rules::sowing::LAST_IN_STORE;
 use granary_rules::{Board, Kalah, MoveSet, PitCount, Position, Rules};
 use granary_tables::Layer;
@@ -224,7 +225,7 @@ pub(crate) fn solve_acyclic_layer(
     values: &[AtomicI8],
     observer: &dyn BuildObserver,
 ) -> std::io::Result<()> {
-    match rules.with_const_pits::<6>() {
+    match rules.with_const_pits::<COMPILED_PITS>() {
         Some(six) => solve_with(&six, index, lower, values, observer),
         None => solve_with(rules, index, lower, values, observer),
     }

@@ -11,6 +11,11 @@
 
 use std::fmt::Debug;
 
+/// The board the search and the builders are also compiled for (`with_const_pits::<
+/// COMPILED_PITS>()` where they pick their rules): 6 pits a side, the board of every published
+/// Kalah and Oware result. Any other board runs the same code with the count read at run time.
+pub const COMPILED_PITS: usize = 6;
+
 /// The number of pits a side of a rule set.
 pub trait PitCount: Copy + Send + Sync + Debug + 'static {
     /// Pits a side.

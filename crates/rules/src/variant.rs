@@ -5,6 +5,7 @@ use std::fmt;
 use crate::board::{Board, MAX_PITS, MAX_SEEDS};
 use crate::kalah::{Capture, Kalah, Sweep};
 use crate::oware::{Oware, OwareRules};
+use crate::pits::COMPILED_PITS;
 use crate::position::Position;
 use crate::rules::{MoveSet, Outcome, Rules};
 
@@ -202,11 +203,11 @@ impl Engine {
     /// a builder's inner loops are compiled for that board ([`crate::pits`]).
     pub fn visit<V: RulesVisitor>(&self, visitor: V) -> V::Output {
         match self {
-            Engine::Kalah(r) => match r.with_const_pits::<6>() {
+            Engine::Kalah(r) => match r.with_const_pits::<COMPILED_PITS>() {
                 Some(six) => visitor.visit(&six),
                 None => visitor.visit(r),
             },
-            Engine::Oware(r) => match r.with_const_pits::<6>() {
+            Engine::Oware(r) => match r.with_const_pits::<COMPILED_PITS>() {
                 Some(six) => visitor.visit(&six),
                 None => visitor.visit(r),
             },

@@ -4,6 +4,7 @@
 
 use std::fmt::Debug;
 
+use granary_rules::pits::COMPILED_PITS;
 use granary_rules::{Kalah, Position, Rules};
 use granary_tables::TableSet;
 
@@ -48,7 +49,7 @@ pub fn kalah_solver<'t>(
     ) -> Box<dyn Solve + 't> {
         Box::new(if resident { solver.resident() } else { solver })
     }
-    Ok(match rules.with_const_pits::<6>() {
+    Ok(match rules.with_const_pits::<COMPILED_PITS>() {
         Some(six) => boxed(Solver::new(six, tables, hash_mb)?, resident),
         None => boxed(Solver::new(rules.clone(), tables, hash_mb)?, resident),
     })
