@@ -315,3 +315,65 @@ fn the_six_pit_solver_is_the_same_search() {
         }
     }
 }
+
+/// Boards of more than 12 seeds start MTD(f) from the depth-limited estimate
+/// (`Solver::first_guess`): Kalah(3,3) and Kalah(3,4), 18 and 24 seeds, no tables, every root
+/// move against the plain minimax.
+#[test]
+fn solves_from_an_estimated_guess_against_minimax() {
+    for game in GAMES {
+        for n in 3..=4 {
+            let variant = Variant::new(game, 3, n).unwrap();
+            let reference = Reference::new(game, 3);
+            let start = reference.start(n);
+            let mut memo = HashMap::new();
+            let expected = minimax(&reference, &start, &mut memo);
+            let solver = Solver::new(kalah(game, 3), None, 16).unwrap();
+            let solution = solver.solve(&variant.start(), true);
+            assert_eq!(solution.value, expected, "{variant}");
+            for root in &solution.moves {
+                let child = reference.play(&start, root.lane);
+                let v = minimax(&reference, &child, &mut memo);
+                let v = if child.to_move == Side::South { v } else { -v };
+                assert_eq!(root.value, v, "{variant} move {}", root.lane + 1);
+            }
+        }
+    }
+}
+
+/// The estimate is exact once its depth reaches every end of the game, and MTD(f) reaches the
+/// value from any first guess, far or near.
+#[test]
+fn the_estimate_and_any_guess_against_minimax() {
+    for game in GAMES {
+        for (m, n) in [(2, 2), (2, 3), (3, 2)] {
+            let variant = Variant::new(game, m, n).unwrap();
+            let reference = Reference::new(game, m);
+            let expected = minimax(&reference, &reference.start(n), &mut HashMap::new());
+            let solver = Solver::new(kalah(game, m), None, 8).unwrap();
+            let seeds = (2 * m * n as usize) as i32;
+            let (mut nodes, mut shallow) = (0, 0);
+            assert_eq!(
+                solver.estimate(&variant.start(), 1000, &mut nodes),
+                expected,
+                "{variant}: estimate to the end"
+            );
+            // A shallow estimate is a guess: within the bounds of the seeds, not the value.
+            let guess = solver.estimate(&variant.start(), 2, &mut shallow);
+            assert!((-seeds..=seeds).contains(&guess), "{variant}: {guess}");
+            assert!(
+                shallow < nodes,
+                "{variant}: a shallow estimate searches less"
+            );
+            for guess in -seeds - 3..=seeds + 3 {
+                let solver = Solver::new(kalah(game, m), None, 8).unwrap();
+                let mut nodes = 0;
+                assert_eq!(
+                    solver.mtdf(&variant.start(), guess, &mut nodes),
+                    expected,
+                    "{variant} from guess {guess}"
+                );
+            }
+        }
+    }
+}
