@@ -556,8 +556,9 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// table, one thread.
     ///
     /// Measured (session 18, docs/search.md): the estimate is within two seeds of the value on
-    /// the Kalah(6,4) and (6,5) starts, and MTD(f) from it takes 0.45x the nodes of a guess of 0
-    /// on Kalah(6,5) standard over 28-seed tables and 0.95x on Kalah(6,4) over 20-seed tables.
+    /// the Kalah(6,4) and (6,5) starts, and MTD(f) from it takes 0.46x the nodes of a guess of 0
+    /// on Kalah(6,5) standard over 28-seed tables and about 0.96x the time on Kalah(6,4)
+    /// standard over 20-seed tables.
     pub fn first_guess(&self, pos: &Position, nodes: &mut u64) -> i32 {
         let n = pos.board.seeds(self.rules.pits());
         if n <= self.guess_above {
