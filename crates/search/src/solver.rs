@@ -601,15 +601,18 @@ impl<'t, R: Rules> Solver<'t, R> {
         if let Some(v) = self.table_value(pos, seeds) {
             return v;
         }
-        if self.rules.legal_moves(pos).is_empty() {
-            return self.terminal_value(pos);
-        }
         if depth == 0 {
+            if self.rules.legal_moves(pos).is_empty() {
+                return self.terminal_value(pos);
+            }
             let mine = pos.board.mover_seeds(m) as i32;
             return mine - seeds as i32 / 2;
         }
         let mut children = ArrayVec::new();
         self.children(pos, &mut children);
+        if children.is_empty() {
+            return self.terminal_value(pos);
+        }
         let mut best = i32::MIN;
         let mut a = alpha;
         for i in Self::order(&children, NO_MOVE) {
