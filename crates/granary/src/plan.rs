@@ -268,11 +268,13 @@ pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: us
 /// measured 0.6-2.2 GB/s on 2 cores, 5.6 GB of layers; see docs/search.md), a cautious figure.
 pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
 
-/// Layers smaller than this stay mapped whatever the search's length: their page tables stay
-/// in the caches, so huge pages save little (measured, session 9: Kalah(6,4) standard over
-/// 20-seed tables, 226 MB, 3 runs each: held in memory 6.53-6.58 s wall, 5.97-6.10 s user +
-/// 0.47-0.60 s sys; mapped 6.19-6.23 s wall, 6.16-6.19 s user + 0.03 s sys).
-pub const RESIDENT_MIN_BYTES: u64 = 1 << 30;
+/// Layers smaller than this stay mapped whatever the search's length: a copy costs a system
+/// call and the first touch of its pages, which tiny layers do not earn back. Measured (session
+/// 19, a Zen 5 under KVM, Kalah(6,4) standard, one thread, two solves started together, 5 or
+/// 3 runs): held in memory took 0.885x the CPU of mapped over 20-seed tables (226 MB;
+/// 0.876-0.895), 0.953x over 18 (86 MB), 0.955x over 16 (30 MB). (Session 9, on an Ice Lake,
+/// had found 226 MB held in memory slower, 6.53 s against 6.19 s wall, and set 1 GiB.)
+pub const RESIDENT_MIN_BYTES: u64 = 16 << 20;
 
 /// Whether a search estimated at `search` seconds over `bytes` of layers should copy them into
 /// memory first: layers of at least [`RESIDENT_MIN_BYTES`] whose copy would take at most a fifth
@@ -589,10 +591,13 @@ mod tests {
         // A small position over the same tables: the copy would take longer than the search.
         let p = plan_solve(k, 30, Some(28), TableChoice::Auto, None, &m).unwrap();
         assert!(!p.resident, "{}", p.describe());
-        // Kalah(6,4) over its planned tables: seconds of search, but layers too small to pay.
+        // Kalah(6,4) over its planned tables: seconds of search, a fraction of a second to copy.
         let p = plan_solve(k, 48, None, TableChoice::Auto, None, &m).unwrap();
+        assert!(p.resident, "{}", p.describe());
+        // Layers too small to pay, however long the search.
+        let p = plan_solve(k, 48, None, TableChoice::Seeds(10), None, &m).unwrap();
         assert!(
-            layers_bytes(k, 0, p.horizon.unwrap()) < RESIDENT_MIN_BYTES && !p.resident,
+            layers_bytes(k, 0, 10) < RESIDENT_MIN_BYTES && !p.resident,
             "{}",
             p.describe()
         );

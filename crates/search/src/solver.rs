@@ -18,7 +18,7 @@
 //!
 //! Sound pruning used: the value lies in `-n..=n` for `n` seeds on the board (futility); stored
 //! bounds cut before any move is searched; children's table values, and more than
-//! `ETC_MARGIN` (2) seeds above the tables their stored bounds, cut before any child is searched
+//! `ETC_MARGIN` (6) seeds above the tables their stored bounds, cut before any child is searched
 //! (enhanced transposition cutoff); children within the tables are exact values, never searched.
 //!
 //! # Threads
@@ -193,9 +193,11 @@ const SPLIT_MARGIN: u32 = 4;
 /// seeds. Nearer the tables, probing every child's bucket costs more than the small subtrees it
 /// saves: measured side by side (session 6, one thread), margin 2 took 0.81-0.91x the CPU of
 /// margin 0 on Kalah(6,4) standard over 20-seed tables (2.5% more nodes) and 0.94x on a 54-seed
-/// Kalah(6,5) position over 28-seed tables; margins 1 to 8 were within the noise of 2. Table
-/// children are read at every node (an exact value, and the read is the child's whole search).
-const ETC_MARGIN: u32 = 2;
+/// Kalah(6,5) position over 28-seed tables. Session 19 (a Zen 5 under KVM, tables held in
+/// memory, two one-thread solves started together, 5 runs): margin 6 took 0.944x the CPU of 2
+/// (0.902-0.947), 4 1.010x of 6, 8 and 10 the same as 6. Table children are read at every node
+/// (an exact value, and the read is the child's whole search).
+const ETC_MARGIN: u32 = 6;
 
 const NO_MOVE: u8 = 0xff;
 
@@ -249,6 +251,15 @@ impl<'t, R: Rules> Solver<'t, R> {
     #[must_use]
     pub fn guess_margin(mut self, margin: u32) -> Self {
         self.guess_above = self.guess_above - GUESS_MARGIN + margin;
+        self
+    }
+
+    /// Cuts on children's stored bounds (enhanced transposition cutoff) at nodes more than
+    /// `margin` seeds above the tables, instead of the default [`ETC_MARGIN`] (6). Values do not
+    /// depend on it.
+    #[must_use]
+    pub fn etc_margin(mut self, margin: u32) -> Self {
+        self.etc_above = self.etc_above - ETC_MARGIN + margin;
         self
     }
 

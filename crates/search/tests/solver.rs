@@ -127,8 +127,14 @@ fn random_positions_against_full_tables() {
             .map(|n| set.layer(n).unwrap().data().len() as u64)
             .sum();
         assert_eq!(resident.resident_bytes(), all, "every layer copied");
+        // Cutoffs on children's stored bounds from 1 seed above the tables (by default from 6
+        // above, 11 seeds: only the root of these 12-seed positions).
+        let etc = Solver::new(kalah(game, 6), Some((&set, 5)), 16)
+            .unwrap()
+            .etc_margin(1);
+        let solvers = [&mapped, &resident, &etc];
         let mut x = 0x2545_F491_4F6C_DD1Du64;
-        for (i, solver) in (0..60).map(|i| (i, if i % 2 == 0 { &mapped } else { &resident })) {
+        for (i, solver) in (0..90).map(|i| (i, solvers[i % 3])) {
             let mut pits = [0u8; 12];
             for _ in 0..12 {
                 x ^= x << 13;
