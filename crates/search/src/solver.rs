@@ -18,7 +18,7 @@
 //!
 //! Sound pruning used: the value lies in `-n..=n` for `n` seeds on the board (futility); stored
 //! bounds cut before any move is searched; children's table values, and more than
-//! `ETC_MARGIN` (6) seeds above the tables their stored bounds, cut before any child is searched
+//! `ETC_MARGIN` (10) seeds above the tables their stored bounds, cut before any child is searched
 //! (enhanced transposition cutoff); children within the tables are exact values, never searched.
 //!
 //! # Threads
@@ -195,9 +195,11 @@ const SPLIT_MARGIN: u32 = 4;
 /// margin 0 on Kalah(6,4) standard over 20-seed tables (2.5% more nodes) and 0.94x on a 54-seed
 /// Kalah(6,5) position over 28-seed tables. Session 19 (a Zen 5 under KVM, tables held in
 /// memory, two one-thread solves started together, 5 runs): margin 6 took 0.944x the CPU of 2
-/// (0.902-0.947), 4 1.010x of 6, 8 and 10 the same as 6. Table children are read at every node
-/// (an exact value, and the read is the child's whole search).
-const ETC_MARGIN: u32 = 6;
+/// (0.902-0.947), 4 1.010x of 6, 8 and 10 the same as 6; with every node loading its children's
+/// buckets ([`Solver::children`]), 10 took 0.963x of 6 and 2 1.21x, 16 and 100 (none) the same
+/// as 10. Table children are read at every node (an exact value, and the read is the child's
+/// whole search).
+const ETC_MARGIN: u32 = 10;
 
 const NO_MOVE: u8 = 0xff;
 
@@ -255,7 +257,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// Cuts on children's stored bounds (enhanced transposition cutoff) at nodes more than
-    /// `margin` seeds above the tables, instead of the default [`ETC_MARGIN`] (6). Values do not
+    /// `margin` seeds above the tables, instead of the default [`ETC_MARGIN`] (10). Values do not
     /// depend on it.
     #[must_use]
     pub fn etc_margin(mut self, margin: u32) -> Self {
@@ -300,10 +302,11 @@ impl<'t, R: Rules> Solver<'t, R> {
             .then(|| i32::from(layer.value(index.rank_on(pos.board, m))))
     }
 
-    /// Where the value of `pos` is looked up; starts loading it into the cache (a node asks for
-    /// all its children's at once, so that the memory latencies overlap).
+    /// Where the value of `pos` is looked up; starts loading it into the cache, a table entry
+    /// always, a bucket if `bucket` (a node asks for all its children's at once, so that the
+    /// memory latencies overlap).
     #[inline]
-    fn key(&self, pos: &Position, etc: bool) -> Key {
+    fn key(&self, pos: &Position, bucket: bool) -> Key {
         let m = self.rules.pits();
         let seeds = pos.board.seeds(m);
         match self.layers.get(seeds as usize) {
@@ -314,7 +317,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             }
             _ => {
                 let h = hash(pos.board);
-                if etc {
+                if bucket {
                     self.tt.prefetch(h);
                 }
                 Key::Hash(h)
@@ -327,16 +330,22 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// The children of `pos`, in lane order, into `out` (made in place: returned by value, the
-    /// 656 bytes cost a `memcpy` a node).
-    fn children(&self, pos: &Position, out: &mut ArrayVec<Child, 8>) {
-        let etc = pos.board.seeds(self.rules.pits()) > self.etc_above;
+    /// 656 bytes cost a `memcpy` a node), with their table entries and, if `buckets`, their
+    /// transposition-table buckets loading.
+    ///
+    /// The search asks for the buckets at every node, though it reads them before any child is
+    /// searched only more than `ETC_MARGIN` seeds above the tables: a child it enters finds its
+    /// bucket loaded. Measured (session 19, Kalah(6,4) standard over 20-seed tables, two
+    /// one-thread solves started together, 5 runs): 0.876x the CPU of loading them only where
+    /// the node reads them (then from 6 seeds above the tables), 0.890x from 2.
+    fn children(&self, pos: &Position, out: &mut ArrayVec<Child, 8>, buckets: bool) {
         out.clear();
         for lane in self.rules.legal_moves(pos).iter() {
             let child = self.rules.play(pos, lane);
             let (gain, again) = pos.move_gain(&child);
             out.push(Child {
                 lane,
-                key: self.key(&child, etc),
+                key: self.key(&child, buckets),
                 at_most: gain + child.board.seeds(self.rules.pits()) as i32,
                 pos: child,
                 gain,
@@ -381,7 +390,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         // cutoffs need at once (their table entries or buckets).
         self.tt.prefetch(h);
         let mut children = ArrayVec::new();
-        self.children(pos, &mut children);
+        self.children(pos, &mut children, true);
         let node = match self.prepare(pos, h, alpha, beta, &mut children) {
             Ok(node) => node,
             Err(v) => return v,
@@ -620,7 +629,8 @@ impl<'t, R: Rules> Solver<'t, R> {
             return mine - seeds as i32 / 2;
         }
         let mut children = ArrayVec::new();
-        self.children(pos, &mut children);
+        // No hash table here: no buckets to load.
+        self.children(pos, &mut children, false);
         if children.is_empty() {
             return self.terminal_value(pos);
         }
@@ -751,7 +761,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         let started = Instant::now();
         self.nodes.store(0, Relaxed);
         let mut children = ArrayVec::new();
-        self.children(pos, &mut children);
+        self.children(pos, &mut children, true);
         children.sort_by_key(|c| {
             (
                 std::cmp::Reverse((c.again, c.gain)),
@@ -887,7 +897,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         let mut pv = Vec::new();
         loop {
             let mut children = ArrayVec::new();
-            self.children(&pos, &mut children);
+            self.children(&pos, &mut children, true);
             if children.is_empty() {
                 return pv;
             }

@@ -127,8 +127,8 @@ fn random_positions_against_full_tables() {
             .map(|n| set.layer(n).unwrap().data().len() as u64)
             .sum();
         assert_eq!(resident.resident_bytes(), all, "every layer copied");
-        // Cutoffs on children's stored bounds from 1 seed above the tables (by default from 6
-        // above, 11 seeds: only the root of these 12-seed positions).
+        // Cutoffs on children's stored bounds from 1 seed above the tables (by default from 10
+        // above, 15 seeds: none of these 12-seed positions).
         let etc = Solver::new(kalah(game, 6), Some((&set, 5)), 16)
             .unwrap()
             .etc_margin(1);
