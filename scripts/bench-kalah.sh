@@ -16,6 +16,10 @@
 #                                                    both meet the same noise (this machine's
 #                                                    runs wander +-25% one after another): the
 #                                                    ratio of their CPU times, and its median
+#   scripts/bench-kalah.sh k65 [RUNS]                Kalah(6,5) over 28-seed tables, both capture
+#                                                    rules (built once into
+#                                                    $BENCH_DIR/tables28-RULES, about 2.5 min
+#                                                    each), two threads: search time and nodes
 #
 # Table directories go under ${BENCH_DIR:-/tmp/granary-bench}.
 set -euo pipefail
@@ -114,8 +118,35 @@ case $mode in
     done
     echo "median ratio (this / BASE) $(echo "$ratios" | tr ' ' '\n' | grep . | median) over $runs runs"
     ;;
+  k65)
+    runs=${2:-3}
+    declare -A searches
+    for rules in standard empty; do
+      dir=$root/tables28-$rules
+      if [ ! -f "$dir/kalah-6-$rules-owner/layer-028.tbl" ]; then
+        echo "building 6-pit $rules tables 0..=28 into $dir (once)" >&2
+        "${bins[0]}" build kalah --rules "$rules" --max-seeds 28 --dir "$dir" --quiet
+      fi
+    done
+    for _ in $(seq "$runs"); do
+      for rules in standard empty; do
+        for bin in "${bins[@]}"; do
+          out=$("$bin" solve kalah --rules "$rules" --seeds 5 --table-seeds 28 \
+            --dir "$root/tables28-$rules" 2>/dev/null)
+          search=$(echo "$out" | awk '/^search/ {print $2}')
+          echo "$bin, Kalah(6,5) $rules: $(echo "$out" | grep '^value'); $(echo "$out" | grep '^search')"
+          searches[$bin-$rules]+="$search "
+        done
+      done
+    done
+    for rules in standard empty; do
+      for bin in "${bins[@]}"; do
+        echo "$bin, Kalah(6,5) $rules: median search $(echo "${searches[$bin-$rules]}" | tr ' ' '\n' | grep . | median) s over $runs runs"
+      done
+    done
+    ;;
   *)
-    echo "usage: $0 tables [MAX] [RUNS] | search [SEEDS] [RUNS] | side [SEEDS] [RUNS]" >&2
+    echo "usage: $0 tables [MAX] [RUNS] | search [SEEDS] [RUNS] | side [SEEDS] [RUNS] | k65 [RUNS]" >&2
     exit 2
     ;;
 esac
