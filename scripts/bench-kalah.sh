@@ -131,8 +131,11 @@ case $mode in
     for _ in $(seq "$runs"); do
       for rules in standard empty; do
         for bin in "${bins[@]}"; do
+          log=$(mktemp)
+          # Progress lines go to the log; on a failure, its end says why.
           out=$("$bin" solve kalah --rules "$rules" --seeds 5 --table-seeds 28 \
-            --dir "$root/tables28-$rules" 2>/dev/null)
+            --dir "$root/tables28-$rules" 2>"$log") || { tail -3 "$log" >&2; rm -f "$log"; exit 1; }
+          rm -f "$log"
           search=$(echo "$out" | awk '/^search/ {print $2}')
           echo "$bin, Kalah(6,5) $rules: $(echo "$out" | grep '^value'); $(echo "$out" | grep '^search')"
           searches[$bin-$rules]+="$search "
