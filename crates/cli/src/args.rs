@@ -158,6 +158,8 @@ impl TableArgs {
             threads,
             all_moves,
             verify: self.verify,
+            journal: None,
+            tick_seconds: None,
         }
     }
 }
@@ -252,6 +254,26 @@ pub struct SolveArgs {
     /// One JSON object (a list with --family).
     #[arg(long)]
     pub json: bool,
+    /// Kalah: keep what the solve proves in this journal file, and resume from it: run the
+    /// same command again after a stop and the solve continues; a finished journal answers at
+    /// once, with no tables.
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<std::path::PathBuf>,
+    /// Record every search of at least this many nodes in the journal [default: 8388608].
+    #[arg(long, value_name = "NODES", requires = "journal")]
+    pub journal_min_nodes: Option<u64>,
+    /// Instead of solving, prove N of the journal's records again from scratch (chosen at
+    /// random, fewest seeds first; a fresh hash table and no journal each) and fail if any does
+    /// not hold.
+    #[arg(long, value_name = "N", requires = "journal")]
+    pub recheck: Option<usize>,
+    /// Kalah: a progress line (nodes, nodes/s, the journal's size) every this many seconds of
+    /// search, and the journal flushed to the disk [default: 60].
+    #[arg(long, value_name = "SECONDS")]
+    pub progress_every: Option<f64>,
+    /// The seed of --recheck's random choice [default: from the clock, printed].
+    #[arg(long, value_name = "SEED", requires = "recheck")]
+    pub recheck_seed: Option<u64>,
 }
 
 #[derive(Args, Debug)]

@@ -221,6 +221,24 @@ impl granary::Observer for Terminal {
                 verdict,
                 seconds,
             } => eprintln!("depth {depth}: {verdict} ({seconds:.1} s)"),
+            Event::Tick {
+                seconds,
+                nodes,
+                journal,
+            } => {
+                let journal = journal.map_or(String::new(), |(bytes, records)| {
+                    format!(
+                        "; journal {:.2} MiB, {records} records",
+                        bytes as f64 / f64::from(1 << 20)
+                    )
+                });
+                eprintln!(
+                    "{:.1} min: {:.3e} nodes ({:.2} M nodes/s){journal}",
+                    seconds / 60.0,
+                    nodes as f64,
+                    nodes as f64 / seconds.max(1e-9) / 1e6
+                );
+            }
         }
     }
 }

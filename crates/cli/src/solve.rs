@@ -36,6 +36,86 @@ fn print_text(r: &SolveReport) {
         "search {:.2} s, {} nodes ({rate:.2} M nodes/s); tables {} ({:.2} s)",
         r.seconds, r.nodes, r.tables, r.table_seconds
     );
+    if let Some(j) = &r.journal {
+        let how = if j.answered {
+            "answered from it".to_string()
+        } else {
+            format!("{} positions loaded from earlier runs", j.loaded)
+        };
+        println!(
+            "journal {}: {} records ({:.2} MiB), {} runs; {how}; earlier runs {} nodes, {:.1} s",
+            j.path.display(),
+            j.records,
+            j.bytes as f64 / f64::from(1 << 20),
+            j.runs,
+            j.earlier_nodes,
+            j.earlier_seconds
+        );
+    }
+}
+
+/// `--recheck N`: re-proves N journal records from scratch, a line each; an error if any fails.
+fn recheck(
+    args: &SolveArgs,
+    tablebase: &granary::Tablebase,
+    game: &granary::Mancala,
+    settings: &granary::Settings,
+    journal: &std::path::Path,
+    count: usize,
+) -> CliResult {
+    let seed = args.recheck_seed.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs())
+    });
+    if !args.json {
+        println!(
+            "re-checking {count} records of {} (seed {seed})",
+            journal.display()
+        );
+    }
+    let pick = granary::Recheck {
+        journal: journal.to_path_buf(),
+        count,
+        seed,
+    };
+    let json = args.json;
+    let checked = granary::recheck(
+        tablebase,
+        game,
+        settings,
+        &pick,
+        &Terminal::new(json),
+        &mut |c| {
+            if !json {
+                println!(
+                    "{} {} ({} seeds): {:+}..{:+} in {} nodes, {:.2} s",
+                    if c.holds { "holds" } else { "FAILS" },
+                    c.position,
+                    c.seeds,
+                    c.lower,
+                    c.upper,
+                    c.nodes,
+                    c.seconds
+                );
+            }
+        },
+    )?;
+    if json {
+        println!("{}", serde_json::to_string(&checked)?);
+    }
+    let failed = checked.iter().filter(|c| !c.holds).count();
+    if failed > 0 {
+        return Err(CliError(format!(
+            "{}: {failed} of {} records re-checked do not hold: the journal is wrong; do not trust its result",
+            journal.display(),
+            checked.len()
+        )));
+    }
+    if !json {
+        println!("all {} records re-checked hold", checked.len());
+    }
+    Ok(())
 }
 
 pub fn run(args: &SolveArgs) -> CliResult {
@@ -45,9 +125,31 @@ pub fn run(args: &SolveArgs) -> CliResult {
         ));
     }
     let tablebase = args.dir.tablebase();
-    let settings = args.tables.settings(args.threads, args.all_moves);
+    let mut settings = args.tables.settings(args.threads, args.all_moves);
+    if let Some(s) = args.progress_every {
+        if !(s.is_finite() && s > 0.0) {
+            return Err(CliError(format!(
+                "--progress-every {s}: give a number of seconds above 0"
+            )));
+        }
+        settings.tick_seconds = Some(s);
+    }
+    if args.family.is_some() && args.journal.is_some() {
+        return Err(CliError(
+            "--journal keeps one solve's proof; it takes no --family".into(),
+        ));
+    }
+    settings.journal = args.journal.as_ref().map(|path| granary::JournalSettings {
+        path: path.clone(),
+        min_nodes: args
+            .journal_min_nodes
+            .unwrap_or(granary::journal::DEFAULT_MIN_NODES),
+    });
     let Some(spec) = &args.family else {
         let game = args.variant.mancala()?;
+        if let (Some(count), Some(journal)) = (args.recheck, &args.journal) {
+            return recheck(args, &tablebase, &game, &settings, journal, count);
+        }
         if args.dry_run {
             let seeds = game.position.board.seeds(game.variant.pits);
             let plan = granary::plan(&tablebase, game.variant, seeds, &settings)?;

@@ -97,12 +97,15 @@ pub enum SolveError {
         "tables are inconsistent: the position is worth {value} but its best move {best}; run `granary verify`"
     )]
     Inconsistent { value: i32, best: i32 },
+    #[error(transparent)]
+    Journal(#[from] granary_search::JournalError),
 }
 
 impl From<granary_search::SolverError> for SolveError {
     fn from(err: granary_search::SolverError) -> Self {
         match err {
             granary_search::SolverError::Table(e) => SolveError::Table(e),
+            granary_search::SolverError::Journal(e) => SolveError::Journal(e),
         }
     }
 }

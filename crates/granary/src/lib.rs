@@ -15,6 +15,8 @@
 //! - [`query`]: a position's value, every move's, a principal variation, from tables;
 //! - [`outcome`]: how a value reads (final stores, win, draw or loss); [`units`]: sizes and
 //!   durations in messages;
+//! - [`journal`]: long solves that survive their process (a solve journal), progress once a
+//!   minute, and a re-check of a journal's records;
 //! - [`solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
 //!   [`Oracle`] for repeated questions (a game in play);
 //! - [`show`]: Kalah/Oware positions after moves, perft;
@@ -79,6 +81,7 @@ pub mod build;
 pub mod cluster;
 pub mod error;
 pub mod game;
+pub mod journal;
 pub mod machine;
 pub mod observer;
 pub mod outcome;
@@ -93,6 +96,7 @@ pub use build::{BuildReport, build, build_on};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
 pub use granary_retrograde::{Peers, Solo, Traffic};
+pub use journal::{JournalSettings, JournalSummary, Recheck, Rechecked, recheck};
 pub use machine::Machine;
 pub use observer::{Event, Observer};
 pub use outcome::Seeds;

@@ -44,6 +44,13 @@ pub enum Event<'a> {
         nodes: u64,
         seconds: f64,
     },
+    /// A long search's periodic report: `seconds` since it started, about `nodes` searched,
+    /// and the journal's bytes and records if it keeps one.
+    Tick {
+        seconds: f64,
+        nodes: u64,
+        journal: Option<(u64, u64)>,
+    },
     /// Bao's depth-limited proof search finished depth `depth` with `verdict` (`win in 5`...).
     Depth {
         depth: u32,

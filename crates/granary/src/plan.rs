@@ -276,6 +276,11 @@ pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
 /// had found 226 MB held in memory slower, 6.53 s against 6.19 s wall, and set 1 GiB.)
 pub const RESIDENT_MIN_BYTES: u64 = 16 << 20;
 
+/// Memory a search that copies its layers into its own memory leaves to the rest of the machine
+/// (a `cargo build`, an editor, the system): an anonymous copy cannot be given back, so a long
+/// solve beside other work must not take the last of it.
+pub const HEADROOM: u64 = 4 << 30;
+
 /// Whether a search estimated at `search` seconds over `bytes` of layers should copy them into
 /// memory first: layers of at least [`RESIDENT_MIN_BYTES`] whose copy would take at most a fifth
 /// of the search (held in memory, a search over 5.6 GB of layers took about 0.75x the time, so
@@ -377,9 +382,19 @@ impl Planner<'_> {
             build_seconds: h.map_or(0.0, |h| self.build_seconds(h)),
             search_seconds: search,
             hash_mib: self.hash_mib(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
-            resident: resident(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
+            resident: self.resident(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             reason,
         }
+    }
+
+    /// Whether a search estimated at `search` seconds over `bytes` of layers holds them in its
+    /// own memory: where the copy pays ([`resident`]) and the copy, the hash table and
+    /// [`HEADROOM`] fit the available memory. Otherwise the layers stay mapped, and the page
+    /// cache that holds them gives pages back when the machine needs them: slower, never killed.
+    fn resident(&self, search: Option<f64>, bytes: u64) -> bool {
+        let hash = (self.hash_mib(search, bytes) as u64) << 20;
+        resident(search, bytes)
+            && bytes.saturating_add(hash).saturating_add(HEADROOM) <= self.machine.available_memory
     }
 
     /// Whether layers `0..=h` fit: what is missing the free disk, all of them the memory.
@@ -553,6 +568,30 @@ mod tests {
 
     const BIG: u64 = 80_000_000_000;
     const RAM: u64 = 24 << 30;
+
+    #[test]
+    fn a_copy_of_the_tables_leaves_headroom() {
+        // Kalah(6,6) over 32-seed tables (21.1 GB) on 24 GiB: mapped, not copied, so that the
+        // machine keeps its headroom; on 64 GiB the same search copies them.
+        let k = kalah(Capture::Empty);
+        for (ram, held) in [(RAM, false), (64 << 30, true)] {
+            let p = plan_solve(
+                k,
+                72,
+                Some(32),
+                TableChoice::Seeds(32),
+                None,
+                &machine(BIG, ram),
+            )
+            .unwrap();
+            assert_eq!(p.resident, held, "{}", p.describe());
+            assert!(
+                !p.resident || p.table_bytes + ((p.hash_mib as u64) << 20) + HEADROOM <= ram,
+                "{}",
+                p.describe()
+            );
+        }
+    }
 
     #[test]
     fn kalah_tables_grow_with_the_game() {

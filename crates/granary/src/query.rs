@@ -144,6 +144,8 @@ impl Tablebase {
             threads: Some(1),
             all_moves: true,
             verify: false,
+            journal: None,
+            tick_seconds: None,
         };
         let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())?;
         let solution = crate::solve::Oracle::new(&prepared)?.solve(pos, true, &())?;

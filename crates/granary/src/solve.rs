@@ -14,14 +14,15 @@ use serde::Serialize;
 
 use crate::error::{BuildError, Error, SolveError};
 use crate::game::Mancala;
+use crate::journal::{JournalSettings, JournalSummary};
 use crate::machine::Machine;
 use crate::observer::{Event, Observer};
 use crate::outcome::{PV_LIMIT, Seeds, final_stores, result_word};
 use crate::plan::{TableChoice, TablePlan, plan_solve};
 use crate::tablebase::Tablebase;
 
-/// How to solve: tables, hash table, threads.
-#[derive(Clone, Copy, Debug, Default)]
+/// How to solve: tables, hash table, threads, a journal.
+#[derive(Clone, Debug, Default)]
 pub struct Settings {
     /// Which tables (default: the planner's choice).
     pub tables: TableChoice,
@@ -33,6 +34,11 @@ pub struct Settings {
     pub all_moves: bool,
     /// Check the data checksums of the tables used before using them (reads every byte).
     pub verify: bool,
+    /// Keep the solve's proven bounds in a journal, and resume from it (Kalah).
+    pub journal: Option<JournalSettings>,
+    /// Seconds between a search's progress reports and journal flushes (default
+    /// [`crate::journal::TICK_SECONDS`]).
+    pub tick_seconds: Option<f64>,
 }
 
 /// Tables ready for a variant: planned, and built where missing.
@@ -174,7 +180,7 @@ impl<'t> Oracle<'t> {
                         seconds,
                     },
                 });
-            })),
+            })?),
             Oracle::Tables(set, engine) => from_tables(set, engine, pos),
         }
     }
@@ -252,6 +258,9 @@ pub struct SolveReport {
     /// `kalah-6-empty-owner layers 0..=16`, or `none`.
     pub tables: String,
     pub plan: TablePlan,
+    /// The solve's journal, if it kept one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub journal: Option<JournalSummary>,
 }
 
 impl SolveReport {
@@ -278,18 +287,57 @@ pub fn solve(
     let seeds = pos.board.seeds(variant.pits);
     let pool = granary_retrograde::thread_pool(settings.threads).map_err(BuildError::from)?;
     pool.install(|| -> Result<SolveReport, Error> {
+        let opened = match &settings.journal {
+            Some(j) => Some(crate::journal::open(game, j)?),
+            None => None,
+        };
+        if let Some(opened) = &opened
+            && let Some(solution) =
+                crate::journal::answer(game, &opened.contents, settings.all_moves)?
+        {
+            let none = Settings {
+                tables: TableChoice::None,
+                ..settings.clone()
+            };
+            let mut plan = plan(tablebase, variant, seeds, &none)?;
+            plan.reason = "the journal's finished solve answers it".into();
+            let mut r = report(&plan, variant, 0.0, &pos, &solution);
+            r.journal = Some(opened.summary(0, true));
+            return Ok(r);
+        }
         let prepared = prepare(tablebase, variant, seeds, settings, observer)?;
-        let oracle = Oracle::new(&prepared)?;
-        let solution = oracle.solve(&pos, settings.all_moves, observer)?;
-        Ok(report(&prepared, &pos, &solution))
+        let mut oracle = Oracle::new(&prepared)?;
+        let loaded = opened.as_ref().map_or(0, |o| oracle.attach(o));
+        let solution = match &oracle {
+            Oracle::Search(solver) => crate::journal::with_ticks(
+                solver.as_ref(),
+                settings
+                    .tick_seconds
+                    .unwrap_or(crate::journal::TICK_SECONDS)
+                    .max(0.01),
+                opened.as_ref().map(|o| &*o.journal),
+                observer,
+                || oracle.solve(&pos, settings.all_moves, observer),
+            )?,
+            Oracle::Tables(..) => oracle.solve(&pos, settings.all_moves, observer)?,
+        };
+        let mut r = report(&prepared.plan, variant, prepared.seconds, &pos, &solution);
+        r.journal = opened.map(|o| o.summary(loaded, false));
+        Ok(r)
     })
 }
 
-fn report(prepared: &Prepared, pos: &Position, s: &Solution) -> SolveReport {
-    let pits = prepared.variant.pits;
+fn report(
+    plan: &TablePlan,
+    variant: Variant,
+    table_seconds: f64,
+    pos: &Position,
+    s: &Solution,
+) -> SolveReport {
+    let pits = variant.pits;
     let final_stores = final_stores(pos, pits, s.value);
     SolveReport {
-        variant: prepared.variant.to_string(),
+        variant: variant.to_string(),
         position: format_position(pos, pits),
         to_move: pos.to_move.name(),
         value: s.value,
@@ -313,10 +361,11 @@ fn report(prepared: &Prepared, pos: &Position, s: &Solution) -> SolveReport {
         pv: s.pv.iter().map(|l| l + 1).collect(),
         nodes: s.nodes,
         seconds: s.seconds,
-        table_seconds: prepared.seconds,
-        tables: prepared.plan.horizon.map_or("none".into(), |h| {
-            format!("{} layers 0..={h}", prepared.plan.tables)
-        }),
-        plan: prepared.plan.clone(),
+        table_seconds,
+        tables: plan
+            .horizon
+            .map_or("none".into(), |h| format!("{} layers 0..={h}", plan.tables)),
+        plan: plan.clone(),
+        journal: None,
     }
 }

@@ -192,6 +192,14 @@ impl granary::Observer for Progress {
                 "settled",
                 serde_json::json!({ "pit": pit, "value": value, "exact": exact, "nodes": nodes, "seconds": seconds }),
             ),
+            Event::Tick {
+                seconds,
+                nodes,
+                journal,
+            } => (
+                "tick",
+                serde_json::json!({ "seconds": seconds, "nodes": nodes, "journal_bytes": journal.map(|j| j.0), "journal_records": journal.map(|j| j.1) }),
+            ),
             Event::Advanced { .. } | Event::Phase { .. } | Event::Depth { .. } => return,
         };
         Python::attach(|py| {

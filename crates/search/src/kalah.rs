@@ -3,22 +3,42 @@
 //! run time ([`granary_rules::pits`]: the 6-pit search takes 0.88x the time).
 
 use std::fmt::Debug;
+use std::sync::Arc;
 
 use granary_rules::pits::COMPILED_PITS;
 use granary_rules::{Kalah, Position, Rules};
 use granary_tables::TableSet;
 
+use crate::journal::{Contents, Journal};
 use crate::solver::{Progress, Solution, Solver, SolverError};
 
 /// What a front end asks of a solver, whatever its rules' type.
 pub trait Solve: Send + Sync + Debug {
     /// [`Solver::solve_reporting`].
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
     fn solve_reporting(
         &self,
         pos: &Position,
         all_moves: bool,
         report: &mut dyn FnMut(Progress<'_>),
-    ) -> Solution;
+    ) -> Result<Solution, SolverError>;
+    /// [`Solver::set_journal`].
+    fn set_journal(&mut self, journal: Arc<Journal>, min_nodes: u64);
+    /// [`Solver::load_journal`].
+    fn load_journal(&self, contents: &Contents) -> usize;
+    /// [`Solver::answer_from_journal`].
+    fn answer_from_journal(
+        &self,
+        pos: &Position,
+        contents: &Contents,
+        all_moves: bool,
+    ) -> Option<Solution>;
+    /// [`Solver::check_bound`].
+    fn check_bound(&self, board: granary_rules::Board, lower: i32, upper: i32) -> (bool, u64);
+    /// [`Solver::live_nodes`].
+    fn live_nodes(&self) -> u64;
 }
 
 impl<R: Rules + Send + Sync + Debug> Solve for Solver<'_, R> {
@@ -27,8 +47,28 @@ impl<R: Rules + Send + Sync + Debug> Solve for Solver<'_, R> {
         pos: &Position,
         all_moves: bool,
         report: &mut dyn FnMut(Progress<'_>),
-    ) -> Solution {
+    ) -> Result<Solution, SolverError> {
         Solver::solve_reporting(self, pos, all_moves, report)
+    }
+    fn set_journal(&mut self, journal: Arc<Journal>, min_nodes: u64) {
+        Solver::set_journal(self, journal, min_nodes);
+    }
+    fn load_journal(&self, contents: &Contents) -> usize {
+        Solver::load_journal(self, contents)
+    }
+    fn answer_from_journal(
+        &self,
+        pos: &Position,
+        contents: &Contents,
+        all_moves: bool,
+    ) -> Option<Solution> {
+        Solver::answer_from_journal(self, pos, contents, all_moves)
+    }
+    fn check_bound(&self, board: granary_rules::Board, lower: i32, upper: i32) -> (bool, u64) {
+        Solver::check_bound(self, board, lower, upper)
+    }
+    fn live_nodes(&self) -> u64 {
+        Solver::live_nodes(self)
     }
 }
 

@@ -7,15 +7,19 @@
 //!
 //! - [`tt`]: a lockless transposition table keyed by the whole packed board (no false hits);
 //! - [`solver`]: the search, its contract, move ordering, MTD(f) and the root split over threads;
-//! - [`kalah`]: the solver a front end holds, compiled for a 6-pit board where it has one.
+//! - [`kalah`]: the solver a front end holds, compiled for a 6-pit board where it has one;
+//! - [`journal`]: the solve journal, the proven bounds of a long solve kept on disk so that a
+//!   solve resumes after its process ends.
 //!
 //! Search is for games without repetition (Kalah): a transposition table is exact there. Oware
 //! positions can repeat; its values come from retrograde tables, which are exact on cycles.
 
+pub mod journal;
 pub mod kalah;
 pub mod solver;
 pub mod tt;
 
+pub use journal::{Contents, Journal, JournalError};
 pub use kalah::{Solve, kalah_solver};
 pub use solver::{Progress, Solution, Solver, SolverError};
 pub use tt::TranspositionTable;

@@ -30,19 +30,25 @@
 //! moves among equals may differ.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
 use granary_rules::{Position, Rules};
 use granary_tables::{Layer, TableError, TableSet};
 
-use crate::tt::{Entry, TranspositionTable, hash};
+use crate::journal::{Contents, Journal, JournalError};
+use crate::tt::{Entry, PINNED, TranspositionTable, hash};
 
-/// Why a solve cannot run.
+/// Why a solve cannot run or did not finish.
 #[derive(Debug, thiserror::Error)]
 pub enum SolverError {
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The journal could not be written: the solve stopped, and what the journal holds is
+    /// intact.
+    #[error("{0}; the solve stopped, and the journal keeps what it proved")]
+    Journal(#[from] JournalError),
 }
 
 /// The result of solving a position.
@@ -165,6 +171,16 @@ pub struct Solver<'t, R> {
     /// Positions with more seeds than this start MTD(f) from an estimate
     /// ([`Solver::first_guess`]).
     guess_above: u32,
+    /// The journal proven bounds are recorded in ([`Solver::set_journal`]), and the least
+    /// work, in nodes, of a search that is recorded.
+    journal: Option<(Arc<Journal>, u64)>,
+    /// Set when the search must give up (a journal write failed): every search returns, and
+    /// the solve returns the error kept in `failure`.
+    abort: AtomicBool,
+    failure: Mutex<Option<JournalError>>,
+    /// Nodes searched since the solve started, published by nodes far from the tables, for
+    /// progress reports ([`Solver::live_nodes`]).
+    live: AtomicU64,
 }
 
 /// A table layer as the solver reads it: the caller's mapping, or the solver's own copy in
@@ -244,7 +260,75 @@ impl<'t, R: Rules> Solver<'t, R> {
             split_above: tables.map_or(0, |(_, max)| max) + SPLIT_MARGIN,
             etc_above: tables.map_or(0, |(_, max)| max) + ETC_MARGIN,
             guess_above: tables.map_or(0, |(_, max)| max) + GUESS_MARGIN,
+            journal: None,
+            abort: AtomicBool::new(false),
+            failure: Mutex::new(None),
+            live: AtomicU64::new(0),
         })
+    }
+
+    /// Records in `journal` every position whose search took at least `min_nodes` nodes (and
+    /// each solve's start and result). Load what the journal already holds with
+    /// [`Solver::load_journal`].
+    pub fn set_journal(&mut self, journal: Arc<Journal>, min_nodes: u64) {
+        self.journal = Some((journal, min_nodes.max(1)));
+    }
+
+    /// Loads a journal's proven bounds into the transposition table, pinned: never evicted, and
+    /// a search that reaches one of those positions starts from what the journal proved. The
+    /// number of positions loaded (a bucket already full of pinned entries drops one; a table
+    /// far smaller than the journal's positions drops many, which costs work, not values).
+    pub fn load_journal(&self, contents: &Contents) -> usize {
+        contents
+            .merged()
+            .into_iter()
+            .filter(|&(board, (lower, upper, best))| {
+                self.tt.pin(
+                    board,
+                    hash(board),
+                    Entry {
+                        lower,
+                        upper,
+                        best,
+                        work: PINNED,
+                    },
+                )
+            })
+            .count()
+    }
+
+    /// Nodes searched since the current solve started, as far as the searches have published
+    /// them (nodes within a few seeds of the tables are counted when their subtree ends).
+    #[must_use]
+    pub fn live_nodes(&self) -> u64 {
+        self.live.load(Relaxed)
+    }
+
+    /// Whether a journal write failed and the searches are giving up.
+    fn aborted(&self) -> bool {
+        self.abort.load(Relaxed)
+    }
+
+    /// Keeps the first journal failure and stops every search.
+    fn fail(&self, err: JournalError) {
+        let mut failure = self
+            .failure
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        failure.get_or_insert(err);
+        self.abort.store(true, Relaxed);
+    }
+
+    /// The error that stopped the searches.
+    fn failure(&self) -> SolverError {
+        let mut failure = self
+            .failure
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match failure.take() {
+            Some(err) => SolverError::Journal(err),
+            None => unreachable!("searches stop only on a journal failure"),
+        }
     }
 
     /// Starts MTD(f) from an estimate ([`Solver::first_guess`]) for positions more than
@@ -363,7 +447,14 @@ impl<'t, R: Rules> Solver<'t, R> {
             *nodes += 1;
             return v;
         }
-        self.search(pos, hash(pos.board), alpha, beta, nodes, &Stop::new())
+        self.search(
+            pos,
+            hash(pos.board),
+            alpha,
+            beta,
+            nodes,
+            &Stop::root(&self.abort),
+        )
     }
 
     /// [`Solver::alphabeta`] on a position beyond the tables, whose board hashes to `h`; gives
@@ -383,8 +474,11 @@ impl<'t, R: Rules> Solver<'t, R> {
         // Only nodes far enough from the tables split or look at `stop`: below them a subtree
         // is small, runs to its end and its result is true.
         let far = seeds > self.split_above;
-        if far && stop.stopped() {
-            return 0;
+        if far {
+            if stop.stopped() {
+                return 0;
+            }
+            self.live.fetch_add(1, Relaxed);
         }
         // The search is bound by memory latency: making the children starts every load the
         // cutoffs need at once (their table entries or buckets).
@@ -401,9 +495,13 @@ impl<'t, R: Rules> Solver<'t, R> {
         let mut a = alpha;
         for (k, &i) in node.order.iter().enumerate() {
             let child = &children[usize::from(i)];
+            let counted = *nodes;
             let option = self.child_option(child, a, beta, nodes, stop);
-            if far && stop.stopped() {
-                return 0;
+            if far {
+                if stop.stopped() {
+                    return 0;
+                }
+                self.publish(child, *nodes - counted);
             }
             if option > best {
                 best = option;
@@ -466,8 +564,10 @@ impl<'t, R: Rules> Solver<'t, R> {
                 let k = next.fetch_add(1, Relaxed);
                 let Some(&i) = rest.get(k) else { return };
                 let mut n = 0;
-                let option = self.child_option(&children[usize::from(i)], a, beta, &mut n, &local);
+                let child = &children[usize::from(i)];
+                let option = self.child_option(child, a, beta, &mut n, &local);
                 counted.fetch_add(n, Relaxed);
+                self.publish(child, n);
                 if local.stopped() {
                     return;
                 }
@@ -492,6 +592,15 @@ impl<'t, R: Rules> Solver<'t, R> {
             .map(|(&i, o)| (o.load(Relaxed), children[usize::from(i)].lane as u8))
             .filter(|&(o, _)| o != i32::MIN)
             .max_by_key(|&(o, _)| o)
+    }
+
+    /// Adds to the live count ([`Solver::live_nodes`]) the `nodes` of a far node's child's
+    /// search if the child is near the tables (a far child counts itself, node by node).
+    #[inline]
+    fn publish(&self, child: &Child, nodes: u64) {
+        if child.pos.board.seeds(self.rules.pits()) <= self.split_above {
+            self.live.fetch_add(nodes, Relaxed);
+        }
     }
 
     /// A node's work before any child is searched, given its `children` (made with their
@@ -593,6 +702,22 @@ impl<'t, R: Rules> Solver<'t, R> {
                 return guess;
             }
             depth += 2;
+        }
+    }
+
+    /// Where MTD(f) on `pos` starts when a journal ([`Solver::load_journal`]) already bounds its
+    /// value: at the bound its earlier passes proved (a solve resumed after a stop), with no
+    /// estimate to pay for again.
+    fn resumed_guess(&self, pos: &Position) -> Option<i32> {
+        let n = pos.board.seeds(self.rules.pits()) as i32;
+        let e = self.tt.get(pos.board, hash(pos.board))?;
+        let (lower, upper) = (i32::from(e.lower), i32::from(e.upper));
+        if e.work != PINNED {
+            None
+        } else if lower > -n {
+            Some(lower)
+        } else {
+            (upper < n).then_some(upper)
         }
     }
 
@@ -704,6 +829,15 @@ impl<'t, R: Rules> Solver<'t, R> {
                 work: (64 - work.leading_zeros()) as u8,
             },
         );
+        if let Some((journal, min)) = &self.journal
+            && work >= *min
+        {
+            let best = (lane != NO_MOVE).then_some(lane);
+            if let Err(err) = journal.bound(pos.board, new_lower as i8, new_upper as i8, best, work)
+            {
+                self.fail(err);
+            }
+        }
     }
 
     /// The exact value by MTD(f), starting from `guess`.
@@ -733,6 +867,9 @@ impl<'t, R: Rules> Solver<'t, R> {
         while lower < upper {
             let beta = if g == lower { g + 2 } else { g };
             g = self.alphabeta(pos, beta - 1, beta, nodes);
+            if self.aborted() {
+                return g;
+            }
             if g < beta {
                 upper = g;
             } else {
@@ -746,20 +883,30 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// Solves `pos`: its value, root move values (all exact with `all_moves`), a principal
     /// variation, nodes and time. Every search runs on all threads of rayon's current pool
     /// (see the module documentation).
-    pub fn solve(&self, pos: &Position, all_moves: bool) -> Solution {
+    ///
+    /// # Errors
+    /// Only with a journal ([`Solver::set_journal`]): a record could not be written.
+    pub fn solve(&self, pos: &Position, all_moves: bool) -> Result<Solution, SolverError> {
         self.solve_reporting(pos, all_moves, |_| {})
     }
 
-    /// [`Solver::solve`], telling `report` each step (long solves take an hour; this is their
-    /// progress).
+    /// [`Solver::solve`], telling `report` each step (long solves take hours; this is their
+    /// progress). With a journal, records the solve's start and, at its end, its result.
+    ///
+    /// # Errors
+    /// As [`Solver::solve`].
     pub fn solve_reporting(
         &self,
         pos: &Position,
         all_moves: bool,
         mut report: impl FnMut(Progress<'_>),
-    ) -> Solution {
+    ) -> Result<Solution, SolverError> {
         let started = Instant::now();
         self.nodes.store(0, Relaxed);
+        self.live.store(0, Relaxed);
+        if let Some((journal, _)) = &self.journal {
+            journal.run()?;
+        }
         let mut children = ArrayVec::new();
         self.children(pos, &mut children, true);
         children.sort_by_key(|c| {
@@ -780,6 +927,9 @@ impl<'t, R: Rules> Solver<'t, R> {
                 let (bar, beat) = tests.get_or_insert_with(|| {
                     (best, self.beat_tests(&children[i..], best, &mut nodes))
                 });
+                if self.aborted() {
+                    return Err(self.failure());
+                }
                 // A move that does not beat the first's value beats no later best either; one
                 // that does is tested again if the best has risen since.
                 let beat = beat[i - (children.len() - beat.len())];
@@ -800,11 +950,16 @@ impl<'t, R: Rules> Solver<'t, R> {
                         seconds: started.elapsed().as_secs_f64(),
                     });
                 };
-                let guess = self.first_guess(&child.pos, &mut nodes);
+                let guess = self
+                    .resumed_guess(&child.pos)
+                    .unwrap_or_else(|| self.first_guess(&child.pos, &mut nodes));
+                let v = self.mtdf_reporting(&child.pos, guess, &mut nodes, &mut pass);
+                if self.aborted() {
+                    return Err(self.failure());
+                }
                 RootMove {
                     lane: child.lane,
-                    value: child
-                        .option(self.mtdf_reporting(&child.pos, guess, &mut nodes, &mut pass)),
+                    value: child.option(v),
                     exact: true,
                 }
             } else {
@@ -846,13 +1001,132 @@ impl<'t, R: Rules> Solver<'t, R> {
             );
         }
         let pv = self.principal_variation(*pos, value);
-        Solution {
+        if self.aborted() {
+            return Err(self.failure());
+        }
+        let solution = Solution {
             value,
             moves,
             pv,
             nodes: self.nodes.load(Relaxed),
             seconds: started.elapsed().as_secs_f64(),
+        };
+        if let Some((journal, _)) = &self.journal {
+            // Each root move's value as a bound on its child, whatever its search cost, so that
+            // the journal alone answers ([`Solver::answer_from_journal`]).
+            for child in &children {
+                let Some(r) = solution.moves.iter().find(|r| r.lane == child.lane) else {
+                    continue;
+                };
+                let n = child.pos.board.seeds(self.rules.pits()) as i32;
+                let exact = if child.again {
+                    r.value - child.gain
+                } else {
+                    child.gain - r.value
+                };
+                let (a, b) = if r.exact {
+                    (exact, exact)
+                } else if child.again {
+                    (-n, r.value - child.gain)
+                } else {
+                    (child.gain - r.value, n)
+                };
+                let (lo, hi) = (a.clamp(-n, n), b.clamp(-n, n));
+                journal.bound(child.pos.board, lo as i8, hi as i8, None, 0)?;
+            }
+            journal.result(
+                solution.value,
+                all_moves,
+                &solution.pv,
+                solution.nodes,
+                solution.seconds,
+            )?;
         }
+        Ok(solution)
+    }
+
+    /// The result a finished journal records for `pos` ([`Contents::result`]), checked against
+    /// the journal's bounds of the root's children: every root move's value (all exact with
+    /// `all_moves`) must follow from them, the best reach the recorded value, and the
+    /// principal variation be legal. `None` if it does not hold (a search is needed).
+    #[must_use]
+    pub fn answer_from_journal(
+        &self,
+        pos: &Position,
+        contents: &Contents,
+        all_moves: bool,
+    ) -> Option<Solution> {
+        let started = Instant::now();
+        let recorded = contents.result.as_ref()?;
+        if all_moves && !recorded.all_moves {
+            return None;
+        }
+        let merged = contents.merged();
+        let mut children = ArrayVec::new();
+        self.children(pos, &mut children, false);
+        let mut moves = Vec::new();
+        for child in &children {
+            let m = self.rules.pits();
+            let (lo, hi) = if self.rules.legal_moves(&child.pos).is_empty() {
+                let v = self.terminal_value(&child.pos);
+                (v, v)
+            } else if let Some(v) = self.table_value(&child.pos, child.pos.board.seeds(m)) {
+                (v, v)
+            } else {
+                let &(lo, hi, _) = merged.get(&child.pos.board)?;
+                (i32::from(lo), i32::from(hi))
+            };
+            let (a, b) = (child.option(lo), child.option(hi));
+            let (lower, upper) = (a.min(b), a.max(b));
+            if all_moves && lower != upper {
+                return None;
+            }
+            moves.push(RootMove {
+                lane: child.lane,
+                value: upper,
+                exact: lower == upper,
+            });
+        }
+        let best = moves.iter().filter(|r| r.exact).map(|r| r.value).max()?;
+        if best != recorded.value || moves.iter().any(|r| r.value > best) {
+            return None;
+        }
+        let mut at = *pos;
+        for &lane in &recorded.pv {
+            if !self.rules.legal_moves(&at).iter().any(|l| l == lane) {
+                return None;
+            }
+            at = self.rules.play(&at, lane);
+        }
+        if !self.rules.legal_moves(&at).is_empty() {
+            return None;
+        }
+        moves.sort_by_key(|r| r.lane);
+        Some(Solution {
+            value: best,
+            moves,
+            pv: recorded.pv.clone(),
+            nodes: 0,
+            seconds: started.elapsed().as_secs_f64(),
+        })
+    }
+
+    /// Whether the position of `board` (any stores: its value does not depend on them) is worth
+    /// `lower..=upper`, proved by a null-window search at each bound that is not the trivial
+    /// one; and the nodes it took. A journal's record checked from scratch: give this solver
+    /// no journal and a fresh transposition table.
+    pub fn check_bound(&self, board: granary_rules::Board, lower: i32, upper: i32) -> (bool, u64) {
+        let pos = Position::of_board(board);
+        let n = board.seeds(self.rules.pits()) as i32;
+        let mut nodes = 0;
+        let mut holds = true;
+        if lower > -n {
+            holds &= self.alphabeta(&pos, lower - 1, lower, &mut nodes) >= lower;
+        }
+        if holds && upper < n {
+            holds &= self.alphabeta(&pos, upper, upper + 1, &mut nodes) <= upper;
+        }
+        (holds, nodes)
     }
 
     /// Whether each of `children` is worth more than `bar` to the root: null-window tests, one
@@ -908,6 +1182,9 @@ impl<'t, R: Rules> Solver<'t, R> {
                 .map_or(NO_MOVE, |b| b);
             let order = Self::order(&children, tt_move);
             let mut nodes = 0;
+            if self.aborted() {
+                return pv;
+            }
             let Some(child) = order.iter().map(|&i| &children[usize::from(i)]).find(|c| {
                 let (lo, hi) = c.window(value - 1, value);
                 let v = match self.table_value(&c.pos, c.pos.board.seeds(self.rules.pits())) {
@@ -919,7 +1196,8 @@ impl<'t, R: Rules> Solver<'t, R> {
                 };
                 c.option(v) >= value
             }) else {
-                unreachable!("some move attains the position's value")
+                assert!(self.aborted(), "some move attains the position's value");
+                return pv;
             };
             self.nodes.fetch_add(nodes, Relaxed);
             pv.push(child.lane);
@@ -970,15 +1248,22 @@ impl<'t, R: Rules> Solver<'t, R> {
 /// flags of the splits above it.
 struct Stop<'a> {
     flag: AtomicBool,
-    above: Option<&'a Stop<'a>>,
+    above: Above<'a>,
+}
+
+/// What is above a [`Stop`]: the split it belongs to, or at a search's root the solver's
+/// abort flag.
+enum Above<'a> {
+    Split(&'a Stop<'a>),
+    Root(&'a AtomicBool),
 }
 
 impl<'a> Stop<'a> {
-    /// The flag of a search from its root: set by no one.
-    fn new() -> Stop<'static> {
+    /// The flag of a search from its root, which also stops when `abort` is set.
+    fn root(abort: &'a AtomicBool) -> Stop<'a> {
         Stop {
             flag: AtomicBool::new(false),
-            above: None,
+            above: Above::Root(abort),
         }
     }
 
@@ -986,7 +1271,7 @@ impl<'a> Stop<'a> {
     fn below(above: &'a Stop<'a>) -> Stop<'a> {
         Stop {
             flag: AtomicBool::new(false),
-            above: Some(above),
+            above: Above::Split(above),
         }
     }
 
@@ -1003,8 +1288,8 @@ impl<'a> Stop<'a> {
                 return true;
             }
             match s.above {
-                Some(above) => s = above,
-                None => return false,
+                Above::Split(above) => s = above,
+                Above::Root(abort) => return abort.load(Relaxed),
             }
         }
     }

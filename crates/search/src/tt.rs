@@ -23,8 +23,10 @@
 //! the data is set in every entry, so an empty (zero) slot never matches.
 //!
 //! A new entry replaces its own position's, else an empty slot, else the slot of the smallest
-//! search in the bucket. Narrow slots hold twice the positions in the same memory (session 11:
-//! measured against wide ones on Kalah(6,4), see docs/search.md).
+//! search in the bucket. Pinned entries ([`TranspositionTable::pin`]: a solve journal's proven
+//! bounds) are never replaced by another position, and their own position's new entries only
+//! tighten them. Narrow slots hold twice the positions in the same memory (measured against
+//! wide ones on Kalah(6,4): docs/search.md).
 
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
@@ -43,6 +45,10 @@ pub struct Entry {
 
 /// The largest [`Entry::work`] an entry keeps.
 pub const MAX_WORK: u8 = 0x7f;
+
+/// The work of a pinned entry ([`TranspositionTable::pin`]): the bounds of a solve journal, or
+/// a solved root. No search reaches it (a search of `n` nodes stores `log2 n <= 64`).
+pub const PINNED: u8 = MAX_WORK;
 
 /// Set in the data of every entry: an empty slot reads as a miss.
 const PRESENT: u32 = 1 << 31;
@@ -170,14 +176,38 @@ impl TranspositionTable {
             put_in(words.as_chunks::<4>().0, board, entry);
         }
     }
+
+    /// Stores `entry` for `board` as pinned ([`PINNED`]): never replaced by another position,
+    /// and its bounds only ever tightened. False if the bucket is full of other pinned entries
+    /// (then nothing is stored).
+    pub fn pin(&self, board: Board, hash: u64, entry: Entry) -> bool {
+        let entry = Entry {
+            work: PINNED,
+            ..entry
+        };
+        let words = &self.bucket(hash).0;
+        if self.slot_words == 2 {
+            put_in(words.as_chunks::<2>().0, board, entry)
+        } else {
+            put_in(words.as_chunks::<4>().0, board, entry)
+        }
+    }
 }
 
-/// [`TranspositionTable::put`] into a bucket of slots of `W` words.
+/// [`TranspositionTable::put`] into a bucket of slots of `W` words; false if every slot of the
+/// bucket holds another position's pinned entry.
 #[inline]
-fn put_in<const W: usize>(slots: &[[AtomicU64; W]], board: Board, entry: Entry) {
+fn put_in<const W: usize>(slots: &[[AtomicU64; W]], board: Board, mut entry: Entry) -> bool {
     let mut victim: Option<(&[AtomicU64; W], i32)> = None;
     for slot in slots {
-        if read(slot, board).is_some() {
+        if let Some(old) = read(slot, board) {
+            let old = Entry::unpack(old);
+            if old.work == PINNED {
+                // A pinned entry stays pinned, and keeps what it knew: both are proven bounds.
+                entry.work = PINNED;
+                entry.lower = entry.lower.max(old.lower);
+                entry.upper = entry.upper.min(old.upper);
+            }
             victim = Some((slot, -2));
             break;
         }
@@ -187,12 +217,12 @@ fn put_in<const W: usize>(slots: &[[AtomicU64; W]], board: Board, entry: Entry) 
         } else {
             i32::from(Entry::unpack(data).work)
         };
-        if victim.is_none_or(|(_, w)| work < w) {
+        if work != i32::from(PINNED) && victim.is_none_or(|(_, w)| work < w) {
             victim = Some((slot, work));
         }
     }
     let Some((slot, _)) = victim else {
-        unreachable!("a bucket has slots")
+        return false;
     };
     let data = entry.pack();
     let (lo, hi) = (board.0 as u64, (board.0 >> 64) as u64);
@@ -207,6 +237,7 @@ fn put_in<const W: usize>(slots: &[[AtomicU64; W]], board: Board, entry: Entry) 
         k1.store(hi ^ data, Relaxed);
         d.store(data, Relaxed);
     }
+    true
 }
 
 /// The data of `slot` if it holds an entry of `board`: its key words give back the board.
@@ -279,6 +310,40 @@ mod tests {
             // Work beyond what an entry keeps is kept as the largest.
             tt.put(c, hash(c), entry(u8::MAX));
             assert_eq!(tt.get(c, hash(c)), Some(entry(MAX_WORK)));
+        }
+    }
+
+    #[test]
+    fn pinned_entries_stay_and_only_tighten() {
+        for (lanes, slots) in [(NARROW, 4u8), (WIDE, 2)] {
+            let tt = TranspositionTable::new(0, lanes); // one bucket
+            let boards: Vec<Board> = (1..=u128::from(slots) + 2).map(Board).collect();
+            for &b in &boards[..usize::from(slots)] {
+                assert!(tt.pin(b, hash(b), entry(1)), "{lanes} lanes");
+            }
+            // A full bucket of pinned entries takes no other position, pinned or not.
+            let other = boards[usize::from(slots)];
+            tt.put(other, hash(other), entry(60));
+            assert_eq!(tt.get(other, hash(other)), None);
+            assert!(!tt.pin(other, hash(other), entry(1)));
+            // A pinned position's own new entry keeps the tighter bounds and stays pinned.
+            let b = boards[0];
+            let wider = Entry {
+                lower: -6,
+                upper: 0,
+                best: Some(3),
+                work: 5,
+            };
+            tt.put(b, hash(b), wider);
+            assert_eq!(
+                tt.get(b, hash(b)),
+                Some(Entry {
+                    lower: -2,
+                    upper: 0,
+                    best: Some(3),
+                    work: PINNED
+                })
+            );
         }
     }
 

@@ -90,7 +90,7 @@ fn small_kalah_start_positions_against_minimax() {
                 let reference = Reference::new(game, m);
                 let expected = minimax(&reference, &reference.start(n), &mut HashMap::new());
                 let solver = Solver::new(kalah(game, m), None, 8).unwrap();
-                let solution = solver.solve(&variant.start(), true);
+                let solution = solver.solve(&variant.start(), true).unwrap();
                 assert_eq!(solution.value, expected, "{variant}");
                 // Every root move exact, and the principal variation plays out to the value.
                 for root in &solution.moves {
@@ -149,7 +149,7 @@ fn random_positions_against_full_tables() {
                 to_move: Side::North,
             };
             let expected = i32::from(set.probe(board).unwrap().unwrap());
-            let solution = solver.solve(&pos, false);
+            let solution = solver.solve(&pos, false).unwrap();
             assert_eq!(solution.value, expected, "{} {pits:?} ({i})", kind.name());
         }
     }
@@ -177,36 +177,39 @@ fn progress_bounds_narrow_to_each_root_moves_value() {
             let mut bounds: HashMap<usize, (i32, i32)> = HashMap::new();
             let mut settled = Vec::new();
             let mut last_nodes = 0;
-            let solution = solver.solve_reporting(&variant.start(), false, |step| {
-                let nodes = match step {
-                    Progress::Bounds {
-                        lane,
-                        lower,
-                        upper,
-                        nodes,
-                        ..
-                    } => {
-                        // Each pass keeps within the last one, and holds the move's true value.
-                        let (lo, hi) = bounds.get(&lane).copied().unwrap_or((i32::MIN, i32::MAX));
-                        assert!(lo <= lower && upper <= hi && lower <= upper, "{variant}");
-                        assert!(
-                            (lower..=upper).contains(&truth[&lane]),
-                            "{variant} move {}",
-                            lane + 1
-                        );
-                        bounds.insert(lane, (lower, upper));
-                        nodes
-                    }
-                    Progress::Settled {
-                        root_move, nodes, ..
-                    } => {
-                        settled.push(*root_move);
-                        nodes
-                    }
-                };
-                assert!(nodes >= last_nodes, "{variant}: nodes only grow");
-                last_nodes = nodes;
-            });
+            let solution = solver
+                .solve_reporting(&variant.start(), false, |step| {
+                    let nodes = match step {
+                        Progress::Bounds {
+                            lane,
+                            lower,
+                            upper,
+                            nodes,
+                            ..
+                        } => {
+                            // Each pass keeps within the last one, and holds the move's true value.
+                            let (lo, hi) =
+                                bounds.get(&lane).copied().unwrap_or((i32::MIN, i32::MAX));
+                            assert!(lo <= lower && upper <= hi && lower <= upper, "{variant}");
+                            assert!(
+                                (lower..=upper).contains(&truth[&lane]),
+                                "{variant} move {}",
+                                lane + 1
+                            );
+                            bounds.insert(lane, (lower, upper));
+                            nodes
+                        }
+                        Progress::Settled {
+                            root_move, nodes, ..
+                        } => {
+                            settled.push(*root_move);
+                            nodes
+                        }
+                    };
+                    assert!(nodes >= last_nodes, "{variant}: nodes only grow");
+                    last_nodes = nodes;
+                })
+                .unwrap();
             // Every root move settled once, as the solution gives it; an exact one where its
             // passes closed.
             settled.sort_by_key(|r| r.lane);
@@ -246,7 +249,7 @@ fn root_moves_agree_across_threads_and_with_minimax() {
                         .unwrap()
                         .install(|| {
                             let solver = Solver::new(kalah(game, m), None, 8).unwrap();
-                            solver.solve(&variant.start(), false)
+                            solver.solve(&variant.start(), false).unwrap()
                         })
                 })
                 .into();
@@ -299,13 +302,15 @@ fn the_six_pit_solver_is_the_same_search() {
             let (general, six) = one.install(|| {
                 let general = Solver::new(kalah(game, 6), tables, 4)
                     .unwrap()
-                    .solve(&variant.start(), true);
+                    .solve(&variant.start(), true)
+                    .unwrap();
                 let mut steps = 0;
                 let six = granary_search::kalah_solver(&kalah(game, 6), tables, 4, false)
                     .unwrap()
                     .solve_reporting(&variant.start(), true, &mut |step: Progress<'_>| {
                         steps += usize::from(matches!(step, Progress::Settled { .. }));
-                    });
+                    })
+                    .unwrap();
                 assert_eq!(
                     steps,
                     six.moves.len(),
@@ -337,7 +342,7 @@ fn solves_from_an_estimated_guess_against_minimax() {
             let solver = Solver::new(kalah(game, 3), None, 16)
                 .unwrap()
                 .guess_margin(0);
-            let solution = solver.solve(&variant.start(), true);
+            let solution = solver.solve(&variant.start(), true).unwrap();
             assert_eq!(solution.value, expected, "{variant}");
             for root in &solution.moves {
                 let child = reference.play(&start, root.lane);

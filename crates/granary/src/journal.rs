@@ -1,0 +1,279 @@
+//! Long solves that survive their process: a solve journal ([`granary_search::journal`]) opened
+//! for a Kalah solve, its bounds loaded back on a restart, a finished journal's answer given
+//! without tables, progress reported once a minute, and a re-check of its records from scratch.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
+use std::time::{Duration, Instant};
+
+use granary_rules::notation::format_position;
+use granary_rules::{Game, Kalah};
+use granary_search::{Contents, Journal, Solve};
+use serde::Serialize;
+
+use crate::error::{Error, InputError, SolveError};
+use crate::game::Mancala;
+use crate::observer::{Event, Observer};
+use crate::solve::{Oracle, Settings, prepare};
+use crate::tablebase::Tablebase;
+
+/// The least work, in nodes, of a search the journal records by default: about 1.5 s of search
+/// on 2 cores. The records number about twice the solve's nodes over this threshold (Kalah(6,4)
+/// standard over 16-seed tables: 2,079 records for 1.0e8 nodes at 1e5), 32 bytes each; a kill
+/// loses about the threshold's work for each open node of the search's path.
+pub const DEFAULT_MIN_NODES: u64 = 1 << 23;
+
+/// Seconds between progress reports ([`Event::Tick`]) and journal flushes of a long solve.
+pub const TICK_SECONDS: f64 = 60.0;
+
+/// A solve journal, as a solve is asked to keep one.
+#[derive(Clone, Debug)]
+pub struct JournalSettings {
+    pub path: PathBuf,
+    /// Record every search of at least this many nodes ([`DEFAULT_MIN_NODES`]).
+    pub min_nodes: u64,
+}
+
+impl JournalSettings {
+    /// A journal at `path` with the default threshold.
+    #[must_use]
+    pub fn new(path: impl Into<PathBuf>) -> JournalSettings {
+        JournalSettings {
+            path: path.into(),
+            min_nodes: DEFAULT_MIN_NODES,
+        }
+    }
+}
+
+/// What a solve's journal held and holds, for its report.
+#[derive(Clone, Debug, Serialize)]
+pub struct JournalSummary {
+    pub path: PathBuf,
+    /// Records in the file when the solve ended.
+    pub records: u64,
+    pub bytes: u64,
+    /// Solves run on the journal, this one included.
+    pub runs: u32,
+    /// Positions whose bounds were loaded back when the solve started.
+    pub loaded: usize,
+    /// Nodes and seconds of every run before this one.
+    pub earlier_nodes: u64,
+    pub earlier_seconds: f64,
+    /// The answer came from the journal alone, with no table and no search.
+    pub answered: bool,
+}
+
+/// What binds a journal to one solve: the variant (game, pits, rules, sweep) and the position.
+#[must_use]
+pub fn binding(game: &Mancala) -> String {
+    format!(
+        "{}; {}",
+        game.variant,
+        format_position(&game.position, game.variant.pits)
+    )
+}
+
+/// The rules of a Kalah game; a journal is for searches, and only Kalah is searched.
+fn kalah_rules(game: &Mancala) -> Result<Kalah, InputError> {
+    match game.variant.game {
+        Game::Kalah { capture, sweep } => Ok(Kalah::new(game.variant.pits, capture, sweep)),
+        Game::Oware { .. } => Err(InputError::NotForGame(
+            "--journal: oware is solved from its tables, with no search to keep a journal of"
+                .into(),
+        )),
+    }
+}
+
+/// An open journal for a solve of `game`, and what it holds.
+pub(crate) struct Opened {
+    pub journal: Arc<Journal>,
+    pub contents: Contents,
+    pub min_nodes: u64,
+}
+
+/// Opens (or creates) the journal `settings` names for a solve of `game`.
+pub(crate) fn open(game: &Mancala, settings: &JournalSettings) -> Result<Opened, Error> {
+    kalah_rules(game)?;
+    let (journal, contents) =
+        Journal::open(&settings.path, &binding(game)).map_err(SolveError::from)?;
+    Ok(Opened {
+        journal: Arc::new(journal),
+        contents,
+        min_nodes: settings.min_nodes,
+    })
+}
+
+/// A finished journal's answer for `game`, checked against its bounds of the root's children
+/// ([`granary_search::Solver::answer_from_journal`]); `None` if a search is still needed.
+pub(crate) fn answer(
+    game: &Mancala,
+    contents: &Contents,
+    all_moves: bool,
+) -> Result<Option<granary_search::Solution>, Error> {
+    let rules = kalah_rules(game)?;
+    let solver = granary_search::kalah_solver(&rules, None, 0, false).map_err(SolveError::from)?;
+    Ok(solver.answer_from_journal(&game.position, contents, all_moves))
+}
+
+impl Opened {
+    pub(crate) fn summary(&self, loaded: usize, answered: bool) -> JournalSummary {
+        JournalSummary {
+            path: self.journal.path().to_path_buf(),
+            records: self.journal.records(),
+            bytes: self.journal.bytes(),
+            runs: self.contents.runs + u32::from(!answered),
+            loaded,
+            earlier_nodes: self.contents.nodes,
+            earlier_seconds: self.contents.seconds,
+            answered,
+        }
+    }
+}
+
+/// Runs `work` while a thread reports progress every `tick` seconds to `observer`
+/// ([`Event::Tick`], with the nodes `solver` has published) and, with a journal, records the
+/// run's nodes and flushes the file.
+pub(crate) fn with_ticks<T>(
+    solver: &dyn Solve,
+    tick: f64,
+    journal: Option<&Journal>,
+    observer: &dyn Observer,
+    work: impl FnOnce() -> T,
+) -> T {
+    let done = AtomicBool::new(false);
+    let started = Instant::now();
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let mut next = tick;
+            let nap = Duration::from_secs_f64(tick.min(0.2));
+            while !done.load(Relaxed) {
+                std::thread::sleep(nap);
+                let seconds = started.elapsed().as_secs_f64();
+                if seconds < next {
+                    continue;
+                }
+                next += tick;
+                let nodes = solver.live_nodes();
+                // A failed flush shows again, and stops the solve, at the next record written.
+                let _ = journal.map(|j| j.progress(nodes, seconds));
+                observer.event(Event::Tick {
+                    seconds,
+                    nodes,
+                    journal: journal.map(|j| (j.bytes(), j.records())),
+                });
+            }
+        });
+        let out = work();
+        done.store(true, Relaxed);
+        out
+    })
+}
+
+/// One journal record checked from scratch.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rechecked {
+    /// The record's position (South to move, empty stores: its value does not depend on them).
+    pub position: String,
+    pub seeds: u32,
+    pub lower: i32,
+    pub upper: i32,
+    /// The bounds hold.
+    pub holds: bool,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// Which journal records a re-check proves again.
+#[derive(Clone, Debug)]
+pub struct Recheck {
+    pub journal: PathBuf,
+    /// How many positions.
+    pub count: usize,
+    /// The seed of their random choice.
+    pub seed: u64,
+}
+
+/// Re-proves `pick.count` of the journal's records for `game`, chosen at random by `pick.seed`
+/// among its positions and checked deepest in the game (fewest seeds) first, each by a fresh solver with
+/// no journal and a new transposition table over the tables a solve of `game` would use
+/// (planned, and built if missing, as [`crate::solve()`] does). Each check is reported to
+/// `on_checked` as it ends.
+///
+/// # Errors
+/// A journal that cannot be read or belongs to another solve, tables that cannot be had.
+pub fn recheck(
+    tablebase: &Tablebase,
+    game: &Mancala,
+    settings: &Settings,
+    pick: &Recheck,
+    observer: &dyn Observer,
+    on_checked: &mut (dyn FnMut(&Rechecked) + Send),
+) -> Result<Vec<Rechecked>, Error> {
+    let rules = kalah_rules(game)?;
+    let (count, seed) = (pick.count, pick.seed);
+    let contents =
+        granary_search::journal::read(&pick.journal, &binding(game)).map_err(SolveError::from)?;
+    let mut positions: Vec<_> = contents.merged().into_iter().collect();
+    positions.sort_by_key(|&(board, _)| board.0);
+    let mut state = seed;
+    let mut picked = Vec::new();
+    while picked.len() < count && !positions.is_empty() {
+        let i = (splitmix(&mut state) % positions.len() as u64) as usize;
+        picked.push(positions.swap_remove(i));
+    }
+    let pits = game.variant.pits;
+    picked.sort_by_key(|&(board, _)| (board.seeds(pits), board.0));
+    let seeds = game.position.board.seeds(pits);
+    let pool = granary_retrograde::thread_pool(settings.threads)
+        .map_err(crate::error::BuildError::from)?;
+    pool.install(|| {
+        let prepared = prepare(tablebase, game.variant, seeds, settings, observer)?;
+        let tables = prepared.plan.horizon.map(|h| (&*prepared.set, h));
+        let mut out = Vec::new();
+        for (board, (lower, upper, _)) in picked {
+            let started = Instant::now();
+            let solver =
+                granary_search::kalah_solver(&rules, tables, prepared.plan.hash_mib, false)
+                    .map_err(SolveError::from)?;
+            let (lower, upper) = (i32::from(lower), i32::from(upper));
+            let (holds, nodes) = solver.check_bound(board, lower, upper);
+            let checked = Rechecked {
+                position: format_position(&granary_rules::Position::of_board(board), pits),
+                seeds: board.seeds(pits),
+                lower,
+                upper,
+                holds,
+                nodes,
+                seconds: started.elapsed().as_secs_f64(),
+            };
+            on_checked(&checked);
+            out.push(checked);
+        }
+        Ok(out)
+    })
+}
+
+/// splitmix64: the next of a reproducible sequence of random numbers.
+fn splitmix(state: &mut u64) -> u64 {
+    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    let mut z = *state;
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+// The `Oracle` attaches an opened journal to its solver.
+impl Oracle<'_> {
+    /// Records this oracle's searches in `opened`'s journal and loads its bounds; the number of
+    /// positions loaded. Oware oracles read tables and keep no journal.
+    pub(crate) fn attach(&mut self, opened: &Opened) -> usize {
+        match self {
+            Oracle::Search(solver) => {
+                solver.set_journal(opened.journal.clone(), opened.min_nodes);
+                solver.load_journal(&opened.contents)
+            }
+            Oracle::Tables(..) => 0,
+        }
+    }
+}
