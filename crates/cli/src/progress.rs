@@ -16,6 +16,8 @@ pub struct Terminal {
     bar: Mutex<Option<ProgressBar>>,
     /// The peak anonymous memory of the layer being built (builds only).
     anon: Option<AnonPeak>,
+    /// The search's last proven bounds, repeated in its periodic progress lines.
+    last_bounds: Mutex<String>,
 }
 
 /// This process's anonymous resident memory (`RssAnon`: the heap and anonymous maps, not the
@@ -90,6 +92,7 @@ impl Terminal {
             layer_lines: false,
             bar: Mutex::new(None),
             anon: None,
+            last_bounds: Mutex::new(String::new()),
         }
     }
 
@@ -105,6 +108,12 @@ impl Terminal {
     /// The peak anonymous memory of the whole build, bytes (builds only).
     pub fn peak_anon(&self) -> Option<u64> {
         self.anon.as_ref().map(AnonPeak::overall)
+    }
+
+    fn last_bounds(&self) -> std::sync::MutexGuard<'_, String> {
+        self.last_bounds
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
     fn bar(&self) -> std::sync::MutexGuard<'_, Option<ProgressBar>> {
@@ -199,10 +208,14 @@ impl granary::Observer for Terminal {
                 upper,
                 nodes,
                 seconds,
-            } => eprintln!(
-                "{}",
-                search_line(pit, &format!("{lower:+}..{upper:+}"), nodes, seconds)
-            ),
+            } => {
+                let bounds = format!("move {pit}: {lower:+}..{upper:+}");
+                eprintln!(
+                    "{}",
+                    search_line(pit, &format!("{lower:+}..{upper:+}"), nodes, seconds)
+                );
+                *self.last_bounds() = bounds;
+            }
             Event::Settled {
                 pit,
                 value,
@@ -215,6 +228,7 @@ impl granary::Observer for Terminal {
                     "{}",
                     search_line(pit, &format!("{bound}{value:+}"), nodes, seconds)
                 );
+                *self.last_bounds() = format!("move {pit}: {bound}{value:+}");
             }
             Event::Depth {
                 depth,
@@ -232,9 +246,18 @@ impl granary::Observer for Terminal {
                         bytes as f64 / f64::from(1 << 20)
                     )
                 });
+                let bounds = self.last_bounds().clone();
+                let bounds = if bounds.is_empty() {
+                    String::new()
+                } else {
+                    format!("last proven {bounds}; ")
+                };
+                let whole = seconds as u64;
                 eprintln!(
-                    "{:.1} min: {:.3e} nodes ({:.2} M nodes/s){journal}",
-                    seconds / 60.0,
+                    "{}:{:02}:{:02} {bounds}{:.3e} nodes ({:.2} M nodes/s){journal}",
+                    whole / 3600,
+                    whole / 60 % 60,
+                    whole % 60,
                     nodes as f64,
                     nodes as f64 / seconds.max(1e-9) / 1e6
                 );
