@@ -36,8 +36,11 @@ fn minimax(reference: &Reference, pos: &RefPosition, memo: &mut HashMap<RefPosit
     value
 }
 
-/// Kalah(3,3) under both capture rules (18 seeds, no tables): the value and each root move's.
-fn cases() -> Vec<(Game, Variant, i32, Vec<(usize, i32)>)> {
+/// A game, its start's minimax value and each root move's `(lane, value)`.
+type Case = (Game, Variant, i32, Vec<(usize, i32)>);
+
+/// Kalah(3,3) under both capture rules (18 seeds, no tables).
+fn cases() -> Vec<Case> {
     [Capture::Empty, Capture::Standard]
         .into_iter()
         .map(|capture| {
@@ -93,7 +96,7 @@ fn resumed_from_any_cut_of_its_journal_a_solve_gives_the_minimax_values() {
             std::fs::write(&path, &bytes[..cut]).unwrap();
             let (j, contents) = Journal::open(&path, &binding).unwrap();
             assert_eq!(contents.torn, torn as u64, "{variant} cut {k}");
-            assert_eq!(contents.bounds.len() <= whole_records, true);
+            assert!(contents.bounds.len() <= whole_records);
             let mut solver = Solver::new(rules(game), None, 1).unwrap();
             solver.load_journal(&contents);
             solver.set_journal(Arc::new(j), 16);
