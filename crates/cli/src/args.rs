@@ -143,6 +143,11 @@ pub struct TableArgs {
     /// Check the tables' data checksums before use (reads every byte; opening reads headers).
     #[arg(long)]
     pub verify: bool,
+    /// Kalah: copy the tables into the search's own memory (`true`: fewer TLB misses) or keep
+    /// them mapped (`false`: the page cache can give them back to other programs) [default: the
+    /// planner's choice, which copies them where 4 GiB stay free beside the copy and the hash].
+    #[arg(long, value_name = "true|false")]
+    pub tables_in_memory: Option<bool>,
 }
 
 impl TableArgs {
@@ -160,6 +165,7 @@ impl TableArgs {
             verify: self.verify,
             journal: None,
             tick_seconds: None,
+            in_memory: self.tables_in_memory,
         }
     }
 }

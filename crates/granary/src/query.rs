@@ -146,6 +146,7 @@ impl Tablebase {
             verify: false,
             journal: None,
             tick_seconds: None,
+            in_memory: None,
         };
         let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())?;
         let solution = crate::solve::Oracle::new(&prepared)?.solve(pos, true, &())?;

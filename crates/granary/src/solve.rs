@@ -39,6 +39,9 @@ pub struct Settings {
     /// Seconds between a search's progress reports and journal flushes (default
     /// [`crate::journal::TICK_SECONDS`]).
     pub tick_seconds: Option<f64>,
+    /// Copy the tables into the search's own memory (`Some(true)`) or keep them mapped
+    /// (`Some(false)`); default: the planner's choice ([`TablePlan::resident`]).
+    pub in_memory: Option<bool>,
 }
 
 /// Tables ready for a variant: planned, and built where missing.
@@ -92,7 +95,10 @@ pub fn prepare(
     observer: &dyn Observer,
 ) -> Result<Prepared, Error> {
     let started = Instant::now();
-    let plan = plan(tablebase, variant, seeds, settings)?;
+    let mut plan = plan(tablebase, variant, seeds, settings)?;
+    if let Some(held) = settings.in_memory {
+        plan.resident = held && plan.horizon.is_some();
+    }
     observer.event(Event::Planned(&plan));
     let kind = plan.kind;
     if let Some(h) = plan.horizon
