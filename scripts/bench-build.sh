@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# The retrograde builder's throughput and memory, as the builder-scale issue measures them:
-# layers 0..=MAX built from scratch RUNS times; each run prints every layer's positions/s and
-# peak anonymous memory (RssAnon, sampled by the binary every 10 ms: the table files' pages do
-# not count), then the median over the runs of the whole build's positions/s.
+# The retrograde builder's throughput and memory: layers 0..=MAX built from scratch RUNS times;
+# each run prints every layer's positions/s and peak anonymous memory (RssAnon, sampled by the
+# binary every 10 ms: the table files' pages do not count), then the median over the runs of the
+# whole build's positions/s.
 #
 #   scripts/bench-build.sh [MAX] [RUNS] [MEMORY] [GAME ARGS...]
 #       MAX     highest layer (default 22)

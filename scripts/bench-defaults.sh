@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The library issue's targets, run as a new user runs them: `granary solve` with no table flags.
+# Kalah solves with the defaults, run as a new user runs them: `granary solve` with no table flags.
 #   scripts/bench-defaults.sh small [RUNS]  Kalah(6,4) under both capture rules from an empty table
 #                                           directory (tables built by the planner's choice), and
 #                                           Kalah(6,4) standard with 24-seed tables present;

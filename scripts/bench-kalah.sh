@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Kalah speed, as the Kalah-speed issue measures it; medians of RUNS runs. Set BASE to another
-# granary binary (e.g. one built from an older commit) to run it interleaved with this one, so
-# that both are measured side by side on the same noisy machine.
+# Kalah speed: table builds and searches, medians of RUNS runs. Set BASE to another granary
+# binary (e.g. one built from an older commit) to run it interleaved with this one, so that both
+# are measured side by side on the same noisy machine.
 #
 #   scripts/bench-kalah.sh tables [MAX] [RUNS]       6-pit standard-capture tables 0..=MAX
 #                                                    (default 24) from scratch: wall time,

@@ -5,11 +5,12 @@ use granary_rules::named_option;
 /// The game and its start.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Start {
-    /// Bao la kiswahili: nyumba 6, the two pits to its right 2 each, 22 seeds in hand (KIBA, 001_*).
+    /// Bao la kiswahili: nyumba 6, the two pits to its right 2 each, 22 seeds in hand (KIBA).
     Kiswahili,
-    /// Bao la kujifunza: 2 seeds in every pit, no hand, no namua, no nyumba (003_*).
+    /// Bao la kujifunza: 2 seeds in every pit, no hand, no namua, no nyumba (Polish Wikipedia).
     Kujifunza,
-    /// Bao la kiswahili with the Malawi start: nyumba 8, 2 and 2, 20 seeds in hand (003_*).
+    /// Bao la kiswahili with the Malawi start: nyumba 8, 2 and 2, 20 seeds in hand (Polish
+    /// Wikipedia).
     Malawi,
 }
 
@@ -28,7 +29,7 @@ impl Start {
 /// When a player's nyumba stops being special (it never is in Bao la kujifunza).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum NyumbaRule {
-    /// KIBA (001_*, namua 6.1): owned until its owner lifts all its seeds or the opponent
+    /// KIBA (namua 6.1): owned until its owner lifts all its seeds or the opponent
     /// captures it; it acts as a nyumba while owned and holding 6 seeds or more.
     Emptied,
     /// Owned only while it holds 6 seeds or more: once below 6 (after the tax, say) it is an
@@ -76,7 +77,7 @@ impl TakasiaRule {
 pub enum TaxRule {
     /// KIBA (namua 5.2): only when no other front pit holds seeds.
     LastResort,
-    /// Whenever the player takasas (003_*'s first reading).
+    /// Whenever the player takasas (Polish Wikipedia's first reading).
     Always,
 }
 

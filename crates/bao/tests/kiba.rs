@@ -1,5 +1,6 @@
-//! Every worked example of the KIBA rules (`../shared/seeds/001_*`), each test naming its
-//! diagram by the section of the rules it illustrates, plus the start position's moves.
+//! Every worked example of the KIBA rules (Klubo Internacia de Bao-Amantoj;
+//! `docs/references.md`), each test naming its diagram by the section of the rules it
+//! illustrates, plus the start position's moves.
 //!
 //! Diagrams are copied as drawn: North's back row, North's front row, South's front row, South's
 //! back row, each left to right as South sees the board; North's hand above, South's below;

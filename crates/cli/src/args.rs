@@ -34,6 +34,24 @@ pub enum Command {
     Play(PlayArgs),
     /// Serve perfect play on the web: a JSON API under /api/v1/ and an interactive page at /.
     Serve(ServeArgs),
+    /// Measure this machine (a short build and a short search, under a minute) and save the
+    /// cost model the planner estimates with.
+    Calibrate(CalibrateArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct CalibrateArgs {
+    /// Where to save the model [default: $GRANARY_COST_MODEL, else
+    /// $XDG_CONFIG_HOME/granary/cost-model.json, else ~/.config/granary/cost-model.json, where
+    /// the planner looks].
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<std::path::PathBuf>,
+    /// Worker threads [default: one per core].
+    #[arg(long)]
+    pub threads: Option<usize>,
+    /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args, Debug)]

@@ -7,6 +7,7 @@
 mod args;
 mod bao;
 mod build;
+mod calibrate;
 mod draw;
 mod error;
 mod info;
@@ -67,6 +68,7 @@ fn main() -> ExitCode {
         Command::Play(args) if args.variant.is_bao() => bao::play(&args),
         Command::Play(args) => play::run(&args),
         Command::Serve(args) => serve::run(&args),
+        Command::Calibrate(args) => calibrate::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

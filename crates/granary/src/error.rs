@@ -99,6 +99,9 @@ pub enum SolveError {
     Inconsistent { value: i32, best: i32 },
     #[error(transparent)]
     Journal(#[from] granary_search::JournalError),
+    /// No memory for the search's hash table (the message says how much it asked for).
+    #[error("{0}")]
+    Memory(String),
 }
 
 impl From<granary_search::SolverError> for SolveError {
@@ -106,6 +109,7 @@ impl From<granary_search::SolverError> for SolveError {
         match err {
             granary_search::SolverError::Table(e) => SolveError::Table(e),
             granary_search::SolverError::Journal(e) => SolveError::Journal(e),
+            e @ granary_search::SolverError::Memory { .. } => SolveError::Memory(e.to_string()),
         }
     }
 }
@@ -133,6 +137,12 @@ impl Error {
     /// Whether the caller's input is at fault (HTTP 400) rather than the tables or the machine.
     #[must_use]
     pub fn is_input(&self) -> bool {
-        matches!(self, Error::Input(_))
+        use granary_search::JournalError;
+        match self {
+            Error::Input(_) => true,
+            // A journal file of another solve, or not a journal: the caller named the wrong file.
+            Error::Solve(SolveError::Journal(e)) => !matches!(e, JournalError::Io { .. }),
+            _ => false,
+        }
     }
 }

@@ -1,6 +1,7 @@
 //! Long solves that survive their process: a solve journal ([`granary_search::journal`]) opened
 //! for a Kalah solve, its bounds loaded back on a restart, a finished journal's answer given
-//! without tables, progress reported once a minute, and a re-check of its records from scratch.
+//! without tables, and progress reported once a minute. Re-checking a journal's records:
+//! [`crate::recheck`].
 
 use std::path::PathBuf;
 use std::sync::Arc;
@@ -15,8 +16,6 @@ use serde::Serialize;
 use crate::error::{Error, InputError, SolveError};
 use crate::game::Mancala;
 use crate::observer::{Event, Observer};
-use crate::solve::{Oracle, Settings, prepare};
-use crate::tablebase::Tablebase;
 
 /// The least work, in nodes, of a search the journal records by default: about 1.5 s of search
 /// on 2 cores. The records number about twice the solve's nodes over this threshold (Kalah(6,4)
@@ -75,7 +74,7 @@ pub fn binding(game: &Mancala) -> String {
 }
 
 /// The rules of a Kalah game; a journal is for searches, and only Kalah is searched.
-fn kalah_rules(game: &Mancala) -> Result<Kalah, InputError> {
+pub(crate) fn kalah_rules(game: &Mancala) -> Result<Kalah, InputError> {
     match game.variant.game {
         Game::Kalah { capture, sweep } => Ok(Kalah::new(game.variant.pits, capture, sweep)),
         Game::Oware { .. } => Err(InputError::NotForGame(
@@ -168,112 +167,4 @@ pub(crate) fn with_ticks<T>(
         done.store(true, Relaxed);
         out
     })
-}
-
-/// One journal record checked from scratch.
-#[derive(Clone, Debug, Serialize)]
-pub struct Rechecked {
-    /// The record's position (South to move, empty stores: its value does not depend on them).
-    pub position: String,
-    pub seeds: u32,
-    pub lower: i32,
-    pub upper: i32,
-    /// The bounds hold.
-    pub holds: bool,
-    pub nodes: u64,
-    pub seconds: f64,
-}
-
-/// Which journal records a re-check proves again.
-#[derive(Clone, Debug)]
-pub struct Recheck {
-    pub journal: PathBuf,
-    /// How many positions.
-    pub count: usize,
-    /// The seed of their random choice.
-    pub seed: u64,
-}
-
-/// Re-proves `pick.count` of the journal's records for `game`, chosen at random by `pick.seed`
-/// among its positions and checked deepest in the game (fewest seeds) first, each by a fresh solver with
-/// no journal and a new transposition table over the tables a solve of `game` would use
-/// (planned, and built if missing, as [`crate::solve()`] does). Each check is reported to
-/// `on_checked` as it ends.
-///
-/// # Errors
-/// A journal that cannot be read or belongs to another solve, tables that cannot be had.
-pub fn recheck(
-    tablebase: &Tablebase,
-    game: &Mancala,
-    settings: &Settings,
-    pick: &Recheck,
-    observer: &dyn Observer,
-    on_checked: &mut (dyn FnMut(&Rechecked) + Send),
-) -> Result<Vec<Rechecked>, Error> {
-    let rules = kalah_rules(game)?;
-    let (count, seed) = (pick.count, pick.seed);
-    let contents =
-        granary_search::journal::read(&pick.journal, &binding(game)).map_err(SolveError::from)?;
-    let mut positions: Vec<_> = contents.merged().into_iter().collect();
-    positions.sort_by_key(|&(board, _)| board.0);
-    let mut state = seed;
-    let mut picked = Vec::new();
-    while picked.len() < count && !positions.is_empty() {
-        let i = (splitmix(&mut state) % positions.len() as u64) as usize;
-        picked.push(positions.swap_remove(i));
-    }
-    let pits = game.variant.pits;
-    picked.sort_by_key(|&(board, _)| (board.seeds(pits), board.0));
-    let seeds = game.position.board.seeds(pits);
-    let pool = granary_retrograde::thread_pool(settings.threads)
-        .map_err(crate::error::BuildError::from)?;
-    pool.install(|| {
-        let prepared = prepare(tablebase, game.variant, seeds, settings, observer)?;
-        let tables = prepared.plan.horizon.map(|h| (&*prepared.set, h));
-        let mut out = Vec::new();
-        for (board, (lower, upper, _)) in picked {
-            let started = Instant::now();
-            let solver =
-                granary_search::kalah_solver(&rules, tables, prepared.plan.hash_mib, false)
-                    .map_err(SolveError::from)?;
-            let (lower, upper) = (i32::from(lower), i32::from(upper));
-            let (holds, nodes) = solver.check_bound(board, lower, upper);
-            let checked = Rechecked {
-                position: format_position(&granary_rules::Position::of_board(board), pits),
-                seeds: board.seeds(pits),
-                lower,
-                upper,
-                holds,
-                nodes,
-                seconds: started.elapsed().as_secs_f64(),
-            };
-            on_checked(&checked);
-            out.push(checked);
-        }
-        Ok(out)
-    })
-}
-
-/// splitmix64: the next of a reproducible sequence of random numbers.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
-
-// The `Oracle` attaches an opened journal to its solver.
-impl Oracle<'_> {
-    /// Records this oracle's searches in `opened`'s journal and loads its bounds; the number of
-    /// positions loaded. Oware oracles read tables and keep no journal.
-    pub(crate) fn attach(&mut self, opened: &Opened) -> usize {
-        match self {
-            Oracle::Search(solver) => {
-                solver.set_journal(opened.journal.clone(), opened.min_nodes);
-                solver.load_journal(&opened.contents)
-            }
-            Oracle::Tables(..) => 0,
-        }
-    }
 }

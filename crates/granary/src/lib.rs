@@ -12,11 +12,12 @@
 //! - [`machine`] and [`plan`]: what the machine holds, and which tables a task should use
 //!   (the policy is in [`plan`]'s documentation);
 //! - [`build`]: building missing layers (checked against the free disk first);
+//! - [`calibrate`]: measuring the machine for the planner's cost model;
 //! - [`query`]: a position's value, every move's, a principal variation, from tables;
 //! - [`outcome`]: how a value reads (final stores, win, draw or loss); [`units`]: sizes and
 //!   durations in messages;
 //! - [`journal`]: long solves that survive their process (a solve journal), progress once a
-//!   minute, and a re-check of a journal's records;
+//!   minute; [`recheck`]: a journal's records proved again from scratch;
 //! - [`solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
 //!   [`Oracle`] for repeated questions (a game in play);
 //! - [`show`]: Kalah/Oware positions after moves, perft;
@@ -77,6 +78,7 @@
 
 pub mod bao;
 pub mod build;
+pub mod calibrate;
 #[cfg(feature = "mpi")]
 pub mod cluster;
 pub mod error;
@@ -87,6 +89,7 @@ pub mod observer;
 pub mod outcome;
 pub mod plan;
 pub mod query;
+pub mod recheck;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
@@ -96,12 +99,13 @@ pub use build::{BuildReport, build, build_on};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
 pub use granary_retrograde::{Peers, Solo, Traffic};
-pub use journal::{JournalSettings, JournalSummary, Recheck, Rechecked, recheck};
+pub use journal::{JournalSettings, JournalSummary};
 pub use machine::Machine;
 pub use observer::{Event, Observer};
 pub use outcome::Seeds;
 pub use plan::{TableChoice, TablePlan};
 pub use query::{MoveValue, Query};
+pub use recheck::{Recheck, Rechecked, recheck};
 pub use solve::{Oracle, Settings, SolveReport, plan, prepare, solve};
 pub use tablebase::{Tablebase, build_command};
 

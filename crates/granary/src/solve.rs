@@ -71,6 +71,8 @@ pub fn plan(
     }
     let kind = crate::table_kind(variant);
     let machine = Machine::detect(tablebase.root());
+    let model =
+        crate::plan::CostModel::load().map_err(|e| SolveError::NeedsTables(e.to_string()))?;
     plan_solve(
         kind,
         seeds,
@@ -78,6 +80,7 @@ pub fn plan(
         settings.tables,
         settings.hash_mib,
         &machine,
+        &model,
     )
     .map_err(SolveError::NeedsTables)
 }
@@ -188,6 +191,18 @@ impl<'t> Oracle<'t> {
                 });
             })?),
             Oracle::Tables(set, engine) => from_tables(set, engine, pos),
+        }
+    }
+
+    /// Records this oracle's searches in `opened`'s journal and loads its bounds; the number of
+    /// positions loaded. Oware oracles read tables and keep no journal.
+    pub(crate) fn attach(&mut self, opened: &crate::journal::Opened) -> usize {
+        match self {
+            Oracle::Search(solver) => {
+                solver.set_journal(opened.journal.clone(), opened.min_nodes);
+                solver.load_journal(&opened.contents)
+            }
+            Oracle::Tables(..) => 0,
         }
     }
 

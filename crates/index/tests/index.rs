@@ -35,7 +35,7 @@ fn oware_layer_sizes_are_romein_and_bal_s() {
             "layer {n}"
         );
     }
-    // Layers 0..=24 hold 1.17e9 positions, the figure of the tables issue.
+    // Layers 0..=24 hold 1.17e9 positions, the build `scripts/bench-tables.sh` times by default.
     let total: u64 = (0..=24)
         .map(|n| LayerIndex::new(6, n, true).unwrap().size())
         .sum();

@@ -215,7 +215,7 @@ impl granary::Observer for Progress {
 /// Solves a Kalah or Oware position exactly, tables in `directory` planned and built as needed:
 /// JSON of the library's `SolveReport`.
 #[pyfunction]
-#[pyo3(signature = (directory, options, position, moves, threads, table_seeds, progress))]
+#[pyo3(signature = (directory, options, position, moves, threads, table_seeds, progress, journal))]
 #[allow(clippy::too_many_arguments)]
 fn solve(
     py: Python<'_>,
@@ -226,12 +226,14 @@ fn solve(
     threads: Option<usize>,
     table_seeds: Option<u32>,
     progress: Option<Py<PyAny>>,
+    journal: Option<std::path::PathBuf>,
 ) -> PyResult<String> {
     let game = options.mancala(position, &moves)?;
     let tablebase = Tablebase::new(directory);
     let settings = Settings {
         threads,
         tables: table_seeds.map_or(TableChoice::Auto, TableChoice::Seeds),
+        journal: journal.map(granary::JournalSettings::new),
         ..Settings::default()
     };
     let observer = Progress(progress);

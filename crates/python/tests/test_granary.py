@@ -50,7 +50,7 @@ def awari16(tmp_path_factory):
         (4, 3, "empty", 8),  # docs/results.md, both capture rules agree here
         (3, 3, "empty", 2),
         (4, 2, "empty", 6),
-        (6, 4, "empty", 10),  # Irving, Donkers & Uiterwijk 2000 (../shared/reference.md)
+        (6, 4, "empty", 10),  # Irving, Donkers & Uiterwijk 2000; docs/references.md
     ],
 )
 def test_published_kalah_values(tmp_path, pits, seeds, rules, value):
@@ -73,7 +73,8 @@ def test_published_kalah_values(tmp_path, pits, seeds, rules, value):
 
 
 def test_awari_position_of_romein_and_bal(awari16):
-    # keesverstoep/Awari README: value 0; moves -1 -1 -2 -2 -2 0 (../shared/reference.md).
+    # keesverstoep/Awari README: value 0; moves -1 -1 -2 -2 -2 0 (Romein & Bal 2002;
+    # docs/references.md).
     game = granary.Game.from_pits("oware", [1, 1, 1, 1, 1, 2], [4, 2, 3, 0, 0, 0], rules="awari")
     q = granary.Tablebase(awari16).query(game)
     assert q.value == 0

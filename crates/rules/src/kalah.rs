@@ -23,7 +23,7 @@ pub enum Capture {
 pub enum Sweep {
     /// To the owner of the side they are on (Irving et al.).
     Owner,
-    /// All to the player whose side became empty (the seed document 000_*).
+    /// All to the player whose side became empty (Japanese Wikipedia, "Mancala").
     Emptied,
 }
 

@@ -1,7 +1,8 @@
 //! Oware(m,n): sowing that skips the origin, captures of 2s and 3s going back on the opponent's
 //! side, and the two rule sets for a move that would leave the opponent without seeds.
 //!
-//! Rules: seed documents 000_* and 002_*, Romein & Bal (2002); `docs/rules/oware.md`.
+//! Rules: Japanese Wikipedia ("Mancala", section Oware), a Japanese blog post of worked examples,
+//! Romein & Bal (2002); `docs/rules/oware.md`, `docs/references.md`.
 
 use crate::board::{Board, lanes_mask, nonzero_bytes};
 use crate::pits::{AnyPits, ConstPits, PitCount};
@@ -12,8 +13,9 @@ use crate::sowing::{Ring, SowTable};
 /// The rule set for starving the opponent.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum OwareRules {
-    /// The seed documents: a grand slam captures nothing; you must feed an opponent without seeds
-    /// if you can, and if you cannot the game ends and you take the seeds on your side.
+    /// Japanese Wikipedia and the blog post: a grand slam captures nothing; you must feed an
+    /// opponent without seeds if you can, and if you cannot the game ends and you take the seeds
+    /// on your side.
     Abapa,
     /// Romein & Bal: a move that leaves the opponent without seeds is legal only if every move
     /// does; it is then played in full. A player to move without seeds loses the rest.

@@ -156,8 +156,8 @@ mod tests {
     };
 
     #[test]
-    fn oware_sowing_of_the_seed_document() {
-        // 002_*: own pits "311112", sowing the 3 gives "022212".
+    fn oware_sowing_311112_gives_022212() {
+        // The Japanese Oware blog post: own pits "311112", sowing the 3 gives "022212".
         let table = SowTable::new(OWARE);
         let board = Board::from_sides(&[3, 1, 1, 1, 1, 2], &[0; 6]);
         let (after, sowing) = table.sow(board, 0);

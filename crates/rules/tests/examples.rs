@@ -58,14 +58,14 @@ fn over(stores: [u32; 2]) -> Status {
 
 #[test]
 fn oware_sowing_311112_gives_022212() {
-    // Seed 002_*: own pits "311112", sowing the 3 gives "022212".
+    // The Japanese Oware blog post: own pits "311112", sowing the 3 gives "022212".
     let (pos, _) = after(ABAPA, "3,1,1,1,1,2/1,1,1,1,1,1 0-0 S", &[1]);
     assert_eq!(pos, "0,2,2,2,1,2/1,1,1,1,1,1 0-0 N");
 }
 
 #[test]
 fn oware_twelve_seeds_skip_the_origin() {
-    // Seed 000_* and 002_*: with 12 or more seeds the origin pit is skipped.
+    // Japanese Wikipedia and the blog post: with 12 or more seeds the origin pit is skipped.
     let (pos, _) = after(ABAPA, "0,0,12,0,0,0/5,5,5,5,5,5 0-0 S", &[3]);
     assert_eq!(pos, "1,1,0,2,1,1/6,6,6,6,6,6 0-0 N");
 }
@@ -82,7 +82,7 @@ fn oware_capture_goes_back_while_2_or_3_and_stops_at_own_side() {
 
 #[test]
 fn oware_grand_slam_003222() {
-    // Seed 002_*: the opponent's row, seen by the mover, ends as 003222 (N6..N1) with the last
+    // The blog post: the opponent's row, seen by the mover, ends as 003222 (N6..N1) with the last
     // seed on the 3: taking 3-2-2-2 would empty it, so nothing is captured (abapa).
     let start = "1,0,0,0,0,4/1,1,1,2,0,0 0-0 S";
     let (pos, _) = after(ABAPA, start, &[6]);
@@ -99,7 +99,8 @@ fn oware_grand_slam_003222() {
 
 #[test]
 fn oware_must_feed_an_opponent_without_seeds() {
-    // Seeds 000_*, 002_*: North has no seeds, so South must sow into North's row if it can.
+    // Japanese Wikipedia, the blog post: North has no seeds, so South must sow into North's row
+    // if it can.
     assert_eq!(legal(ABAPA, "3,0,0,0,0,1/0,0,0,0,0,0 0-0 S"), vec![6]);
     assert_eq!(legal(AWARI, "3,0,0,0,0,1/0,0,0,0,0,0 0-0 S"), vec![6]);
 }
@@ -192,7 +193,7 @@ fn kalah_capture_rules_differ_on_an_empty_opposite_pit() {
 #[test]
 fn kalah_sweep_rules_differ_when_a_side_empties() {
     // S6's last seed goes to the store (another move), but South's row is now empty: the game
-    // ends at once. "owner": North keeps the 5 on its side; "emptied" (seed 000_*): South,
+    // ends at once. "owner": North keeps the 5 on its side; "emptied" (Japanese Wikipedia): South,
     // whose side became empty, takes them.
     let start = "0,0,0,0,0,1/2,3,0,0,0,0 10-12 S";
     assert_eq!(after(KALAH, start, &[6]).1, over([11, 17]));

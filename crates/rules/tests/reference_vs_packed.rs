@@ -160,7 +160,7 @@ proptest! {
 }
 
 #[test]
-fn every_variant_of_the_issue_plays_to_the_end() {
+fn kalah_6_up_to_10_seeds_and_oware_8_at_the_limit_play_to_the_end_as_the_reference() {
     // Kalah(6,n) up to n = 10 and Oware(8,n) at the encoding's limit, one long game each.
     for seeds in 1..=10 {
         check_game(

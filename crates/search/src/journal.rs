@@ -2,7 +2,7 @@
 //! outlives the process that made it.
 //!
 //! A solve with a journal appends a record for every node whose search cost at least a work
-//! threshold ([`Solver::journal`](crate::Solver::journal)): the position's board and the bounds
+//! threshold ([`Solver::set_journal`](crate::Solver::set_journal)): the position's board and the bounds
 //! the search proved for it. Run again, the solve loads those bounds back into its
 //! transposition table as entries that are never evicted and continues; it loses at most the
 //! work of subtrees that had not finished or were too small to record. When the solve ends it

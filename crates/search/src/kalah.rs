@@ -76,7 +76,7 @@ impl<R: Rules + Send + Sync + Debug> Solve for Solver<'_, R> {
 /// ([`Solver::resident`]).
 ///
 /// # Errors
-/// If a table layer is missing or bad.
+/// If a table layer is missing or bad, or the transposition table's memory cannot be had.
 pub fn kalah_solver<'t>(
     rules: &Kalah,
     tables: Option<(&'t TableSet, u32)>,

@@ -6,7 +6,9 @@
 //! position it leads to, negated when the other player moves next.
 //!
 //! - [`tt`]: a lockless transposition table keyed by the whole packed board (no false hits);
-//! - [`solver`]: the search, its contract, move ordering, MTD(f) and the root split over threads;
+//! - [`solver`]: the search and its contract, one concept a file: the [`Solver`] and its settings,
+//!   a node's children and their order, the fail-soft alpha-beta, the split over threads
+//!   (Young Brothers Wait), the first guess, and the root driver (MTD(f), solves);
 //! - [`kalah`]: the solver a front end holds, compiled for a 6-pit board where it has one;
 //! - [`journal`]: the solve journal, the proven bounds of a long solve kept on disk so that a
 //!   solve resumes after its process ends.

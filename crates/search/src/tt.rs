@@ -109,18 +109,17 @@ impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket) for boards of `lanes` byte lanes
     /// (two a pit): narrow slots up to [`NARROW_LANES`], wide ones beyond.
     ///
-    /// # Panics
+    /// # Errors
     /// If the system cannot map that much anonymous memory.
-    #[must_use]
-    pub fn new(megabytes: usize, lanes: usize) -> TranspositionTable {
+    pub fn new(megabytes: usize, lanes: usize) -> std::io::Result<TranspositionTable> {
         let len = ((megabytes << 20) / BUCKET_BYTES).max(1);
-        let map = granary_tables::huge_anon(len * BUCKET_BYTES).expect("memory for the hash table");
+        let map = granary_tables::huge_anon(len * BUCKET_BYTES)?;
         let map = memmap2::MmapRaw::from(map);
-        TranspositionTable {
+        Ok(TranspositionTable {
             map,
             len,
             slot_words: if lanes <= NARROW_LANES { 2 } else { 4 },
-        }
+        })
     }
 
     /// Positions the table can hold.
@@ -279,7 +278,7 @@ mod tests {
     #[test]
     fn round_trip_and_misses() {
         for (lanes, high) in [(NARROW, 0x0304_0506u128), (WIDE, 0x0102_0304_0506_0708)] {
-            let tt = TranspositionTable::new(1, lanes);
+            let tt = TranspositionTable::new(1, lanes).unwrap();
             // Boards that differ only in their highest bits, only in their lowest, in both.
             let a = Board(high << 64 | 0x0102_0304_0506);
             let b = Board(0x0102_0304_0506);
@@ -316,7 +315,7 @@ mod tests {
     #[test]
     fn pinned_entries_stay_and_only_tighten() {
         for (lanes, slots) in [(NARROW, 4u8), (WIDE, 2)] {
-            let tt = TranspositionTable::new(0, lanes); // one bucket
+            let tt = TranspositionTable::new(0, lanes).unwrap(); // one bucket
             let boards: Vec<Board> = (1..=u128::from(slots) + 2).map(Board).collect();
             for &b in &boards[..usize::from(slots)] {
                 assert!(tt.pin(b, hash(b), entry(1)), "{lanes} lanes");
@@ -350,7 +349,7 @@ mod tests {
     #[test]
     fn a_bucket_keeps_its_slots_and_replaces_the_smallest_search() {
         for (lanes, slots) in [(NARROW, 4u8), (WIDE, 2)] {
-            let tt = TranspositionTable::new(0, lanes); // one bucket
+            let tt = TranspositionTable::new(0, lanes).unwrap(); // one bucket
             assert_eq!(tt.capacity(), usize::from(slots));
             let boards: Vec<Board> = (1..=u128::from(slots) + 1).map(Board).collect();
             // Fill the bucket; the smallest search is the second position's.

@@ -390,3 +390,23 @@ fn the_estimate_and_any_guess_against_minimax() {
         }
     }
 }
+
+/// A hash table the system cannot map is an error that says what to do, not a panic.
+#[test]
+fn a_hash_table_without_memory_is_an_error() {
+    // About 2^63 bytes: no system maps that much.
+    let mib = usize::MAX >> 21;
+    let Err(err) = Solver::new(kalah(GAMES[0], 6), None, mib) else {
+        panic!("a {mib} MiB hash table was mapped");
+    };
+    assert!(
+        matches!(err, granary_search::SolverError::Memory { .. }),
+        "{err}"
+    );
+    let message = err.to_string();
+    assert!(
+        message.starts_with(&format!("no memory for a {mib} MiB hash table: "))
+            && message.ends_with("; give a smaller --hash"),
+        "{message}"
+    );
+}

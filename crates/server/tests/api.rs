@@ -1,5 +1,5 @@
 //! The API in process (no socket): status codes, exact values on positions the tables decide
-//! (Romein & Bal's awari test position, `../shared/reference.md`), the same answers as the
+//! (the awari test position of Romein & Bal 2002; `docs/references.md`), the same answers as the
 //! library's query, and every kind of bad input answered 400 with a JSON error.
 
 use std::time::Duration;

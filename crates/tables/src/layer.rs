@@ -152,9 +152,9 @@ impl Layer {
 
     /// This layer copied into anonymous memory that asks the kernel for transparent huge pages:
     /// for a long search, which probes a layer at random. A file mapping has 4 KiB pages, so
-    /// nearly every probe of a large layer misses the TLB; measured in session 6 (one thread,
-    /// side by side with mapped layers), a 54-seed Kalah(6,5) position over 28-seed tables
-    /// searched in 0.74x-0.79x the time. The copy is the caller's choice: it costs the layer's
+    /// nearly every probe of a large layer misses the TLB; measured (one thread, side by side
+    /// with mapped layers), a 54-seed Kalah(6,5) position over 28-seed tables searches in
+    /// 0.74x-0.79x the time. The copy is the caller's choice: it costs the layer's
     /// size in memory and a read of every byte (about 0.8 GB/s on one core here, most of it the
     /// kernel clearing the new pages).
     ///

@@ -361,9 +361,12 @@ def solve(
     threads: Optional[int] = None,
     table_seeds: Optional[int] = None,
     progress: Optional[Progress] = None,
+    journal: Optional[str] = None,
 ) -> Solution:
     """Solves the game's current position exactly (Kalah, Oware), with tables in ``directory``
-    planned and built as needed (``table_seeds`` forces their size)."""
+    planned and built as needed (``table_seeds`` forces their size). With ``journal`` (a file
+    path; Kalah), what the solve proves is kept there and a later call with the same journal
+    resumes from it; a finished journal answers at once, without tables."""
     game._kalah_or_oware()
     d = _granary.solve(
         str(directory),
@@ -373,6 +376,7 @@ def solve(
         threads,
         table_seeds,
         _wrap_progress(progress),
+        None if journal is None else str(journal),
     )
     return Solution._from(json.loads(d))
 

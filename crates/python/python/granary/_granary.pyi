@@ -19,6 +19,7 @@ def solve(
     threads: Optional[int],
     table_seeds: Optional[int],
     progress: Optional[Progress],
+    journal: Optional[str],
 ) -> str: ...
 def build(
     directory: str,

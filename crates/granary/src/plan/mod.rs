@@ -22,39 +22,20 @@
 //! capture. It is within a factor of two of the measurements it was fitted to; it only has to
 //! rank horizons, not predict to the second.
 
-use granary_rules::{Capture, Game};
+use granary_rules::Game;
 use granary_tables::TableKind;
 use serde::Serialize;
+
+mod cost;
+
+pub use cost::{
+    CostModel, CostModelError, KALAH_RATE, OWARE_RATE, RESIDENT_COPY_RATE, kalah_search_seconds,
+};
 
 use crate::machine::Machine;
 use crate::tablebase::{build_command, layer_bytes, layer_positions};
 use crate::units::{human_bytes, human_seconds};
 
-/// Kalah table build rates on 2 cores, positions a second, by layer size, in the units of the
-/// search-time model (the machine its measurements came from). Measured in session 9 (6 pits,
-/// standard capture, layers 0..=22 from scratch): 23-33 M/s for layers 10-17, 34-37 M/s for
-/// layers 18-22, on a machine where Kalah(6,4) searches took 0.55-0.65x the model's estimate
-/// (over 18-21-seed tables, 2 threads: 8.5, 6.3, 4.4, 2.9 s against 12.4, 9.6, 7.4, 5.7 s);
-/// scaled by 0.6 to the model's machine. (Session 6's figures, 12.4-14.2 M/s, were of a builder
-/// since made faster, on a slower machine than the model's.)
-///
-/// Session 15 recalibrated the two smaller tiers (the layers of Kalah(6,4)-sized plans) on the
-/// machine the project now measures on, where building is relatively dearer: layers 0..=16
-/// from scratch at 12.4 M/s and 0..=19 at 13.4 M/s, while Kalah(6,4) searches took 0.8-0.9x
-/// the model's estimate (over 16-19-seed tables: empty 6.9, 5.6, 4.3 s against 9, 7, 5 s;
-/// standard 14.6, 10.6, 8.1 s against 16, 12, 10 s), so 12.4 x 0.85 and 13.4 x 0.85 in the
-/// model's units. With session 9's 18 and 21 M/s the planner took 18 seeds (empty) and 19
-/// (standard) where 16-17 and 18 were measured fastest from scratch (empty 9.3-10.0 s against
-/// 10.9-11.2; standard 16.8-17.5 s against 18.2-18.7). The largest tier (layers 25 and up, the
-/// Kalah(6,5) plans) keeps session 9's rate: a lower one would add the same time to every
-/// horizon those plans weigh.
-pub const KALAH_RATE: [(u64, f64); 3] = [
-    (30_000_000, 10.5e6),
-    (500_000_000, 11.5e6),
-    (u64::MAX, 21.0e6),
-];
-/// Oware table build rate on 2 cores, positions a second (measured: awari 0..22, 3.6 M/s).
-pub const OWARE_RATE: f64 = 3.5e6;
 /// Longest table build a solve starts by itself, seconds.
 pub const AUTO_BUILD_SECONDS: f64 = 1800.0;
 /// Disk left free after a build: 1 GiB, or 2% of what is free, whichever is more.
@@ -63,15 +44,15 @@ const DISK_MARGIN: u64 = 1 << 30;
 const MEMORY_MARGIN: u64 = 1 << 30;
 /// The search's hash table, MiB, for a short search (and for the searches of queries). A larger
 /// table saves nodes but costs its first touch of every page (the kernel zeroes them) and dearer
-/// probes, which a short search does not earn back. Measured (session 10, two threads, Young
-/// Brothers Wait), search time, 64 MiB against 512 MiB: Kalah(6,4) standard over 24-seed tables
+/// probes, which a short search does not earn back. Measured (two threads, Young Brothers
+/// Wait), search time, 64 MiB against 512 MiB: Kalah(6,4) standard over 24-seed tables
 /// (planned "about 3 s") 0.83-1.10 s against 1.03-1.62 s; Kalah(6,4) empty over 18-seed tables
 /// ("about 5 s") 3.31-3.34 s against 3.26-3.56 s (0.84x the nodes).
 pub const DEFAULT_HASH_MIB: usize = 64;
 
 /// The hash table, MiB, of a search estimated at [`MEDIUM_HASH_FROM_SECONDS`] or more, below
-/// [`LARGE_HASH_FROM_SECONDS`]. Measured (session 14, the slow virtual machine of sessions 12-14,
-/// where a node takes 2.5x session 11's time), two threads, medians of 3:
+/// [`LARGE_HASH_FROM_SECONDS`]. Measured on a slow virtual machine (a node there takes 2.5x its
+/// time on the machine of [`LARGE_HASH_MIB`]'s figures), two threads, medians of 3:
 /// Kalah(6,4) empty over 18-seed tables ("about 5 s", the from-scratch plan) 5.57 s at 128 MiB
 /// against 6.32 s at 64 (0.88x; 21.0e6 against 22.6e6 nodes) and 5.64 s at 256; Kalah(6,4)
 /// standard over 20-seed tables, one thread, two runs each: 11.7-11.9 s at 128 MiB, 12.0-12.3 s
@@ -84,24 +65,25 @@ pub const MEDIUM_HASH_MIB: usize = 128;
 pub const MEDIUM_HASH_FROM_SECONDS: f64 = 4.0;
 
 /// The hash table, MiB, of a search estimated at [`LARGE_HASH_FROM_SECONDS`] or more (see
-/// [`default_hash_mib`]); what a plan's memory limits set aside for it. Measured (session 11, two
-/// threads, 16-byte slots), Kalah(6,4) standard from scratch (tables 0..=19, "about 10 s" of
+/// [`default_hash_mib`]); what a plan's memory limits set aside for it. Measured (two threads,
+/// 16-byte slots), Kalah(6,4) standard from scratch (tables 0..=19, "about 10 s" of
 /// search), 4 runs each interleaved: 8.97-9.03 s at 256 MiB against 9.14-9.41 s at 512 (37.0e6
 /// against 36.1e6 nodes: the larger table saves 2% of the nodes and costs the first touch of
-/// its pages, about 2 ms a MiB on this virtual machine).
+/// its pages, about 2 ms a MiB on that machine, a virtual one).
 pub const LARGE_HASH_MIB: usize = 256;
 
 /// The planner's estimate of a search, seconds, from which it takes [`LARGE_HASH_MIB`].
 pub const LARGE_HASH_FROM_SECONDS: f64 = 8.0;
 
 /// The hash tables, MiB, of long searches: from an estimated search of `.0` seconds, `.1` MiB,
-/// when the memory left beside the tables holds it (else [`LARGE_HASH_MIB`]). Measured
-/// (session 11, two threads, 16-byte slots, tables held in memory), search time: Kalah(6,5)
-/// empty over 28-seed tables ("about 1.8 min"): 64.9 s at 256 MiB, 61.2-63.0 s at 512, 58.0 s at
-/// 1024, 64.4 s at 2048, 67.9 s at 4096 (4.24e8, 4.03e8, 3.69e8, 3.63e8, 3.46e8 nodes);
-/// Kalah(6,5) standard over 28-seed tables ("about 7 min"): 180.9-181.2 s at 1024, 161.7-167.0 s
-/// at 2048, 185.4 s at 4096, 218.0 s at 8192 (1.14e9, 1.01e9, 9.15e8, 9.11e8 nodes). Beyond
-/// 2 GiB the nodes saved no longer pay for the dearer probes and the first touch of the pages.
+/// when the memory left beside the tables holds it (else [`LARGE_HASH_MIB`]). Measured (the
+/// machine of [`LARGE_HASH_MIB`]'s figures, two threads, 16-byte slots, tables held in memory),
+/// search time: Kalah(6,5) empty over 28-seed tables ("about 1.8 min"): 64.9 s at 256 MiB,
+/// 61.2-63.0 s at 512, 58.0 s at 1024, 64.4 s at 2048, 67.9 s at 4096 (4.24e8, 4.03e8, 3.69e8,
+/// 3.63e8, 3.46e8 nodes); Kalah(6,5) standard over 28-seed tables ("about 7 min"):
+/// 180.9-181.2 s at 1024, 161.7-167.0 s at 2048, 185.4 s at 4096, 218.0 s at 8192 (1.14e9,
+/// 1.01e9, 9.15e8, 9.11e8 nodes). Beyond 2 GiB the nodes saved no longer pay for the dearer
+/// probes and the first touch of the pages.
 pub const LONG_HASH_MIB: [(f64, usize); 2] = [(60.0, 1024), (180.0, 2048)];
 
 /// The hash table a search estimated at `search` seconds gets when its caller chose none and
@@ -166,6 +148,8 @@ pub struct TablePlan {
     pub resident: bool,
     /// Why this horizon, in words.
     pub reason: String,
+    /// The cost model the estimates come from ([`CostModel::source`]).
+    pub model: String,
 }
 
 impl TablePlan {
@@ -197,8 +181,13 @@ impl TablePlan {
         } else {
             ""
         };
+        let model = if self.model == "defaults" {
+            String::new()
+        } else {
+            format!(" [cost model: {}]", self.model)
+        };
         format!(
-            "tables: {} layers 0..={h} ({}{held}; {build}{search}): {}",
+            "tables: {} layers 0..={h} ({}{held}; {build}{search}): {}{model}",
             self.tables,
             human_bytes(self.table_bytes),
             self.reason
@@ -213,67 +202,12 @@ fn layers_bytes(kind: TableKind, from: u32, to: u32) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
-/// Estimated seconds to build layers `from..=to` of `kind` on `cores` cores.
-fn build_seconds(kind: TableKind, from: u32, to: u32, cores: usize) -> f64 {
-    let scale = (cores.max(1) as f64 / 2.0).min(8.0);
-    (from..=to)
-        .map(|n| {
-            let positions = layer_positions(kind, n);
-            let rate = match kind.game {
-                Game::Kalah { .. } => KALAH_RATE
-                    .iter()
-                    .find(|&&(below, _)| positions < below)
-                    .map_or(KALAH_RATE[2].1, |&(_, r)| r),
-                Game::Oware { .. } => OWARE_RATE,
-            };
-            positions as f64 / (rate * scale)
-        })
-        .sum()
-}
-
-/// Estimated seconds to search a Kalah position of `seeds` seeds with tables to `horizon`, on
-/// `cores` cores (see the module's doc).
-#[must_use]
-pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: usize) -> f64 {
-    let standard = matches!(
-        kind.game,
-        Game::Kalah {
-            capture: Capture::Standard,
-            ..
-        }
-    );
-    if horizon >= seeds {
-        return 0.0;
-    }
-    let m = kind.pits as f64;
-    let s = f64::from(seeds);
-    // log2 of the seconds at 60 seeds in play with 24-seed tables (6 pits: 2,438 s measured;
-    // 5 pits: 569 s), and the growth per seed in play, per pit count.
-    let anchor = 11.25 + 2.1 * (m - 6.0);
-    let growth = (0.82 + 0.25 * (m - 6.0)).clamp(0.3, 1.3);
-    // What a seed of horizon saves grows with the game (6 pits: 0.37 at 48 seeds, 0.63 at 60).
-    let gain = (0.37 + 0.022 * (s - 48.0)).clamp(0.25, 0.8);
-    // Empty capture searches faster: 2.3x at Kalah(6,4) (16-seed tables), 3.7x at Kalah(6,5)
-    // (28-seed tables, session 6: 139 s vs 514 s); little on 5 pits.
-    let offset = match (standard, kind.pits >= 6) {
-        (true, _) => 0.0,
-        (false, true) => -1.2 - 0.06 * (s - 48.0).max(0.0),
-        (false, false) => -0.4,
-    };
-    let log2 = anchor + offset + growth * (s - 60.0) - gain * (f64::from(horizon) - 24.0);
-    2f64.powf(log2.min(60.0)) * 2.0 / cores.max(1) as f64
-}
-
-/// Bytes a second the search copies its layers into memory at ([`TablePlan::resident`];
-/// measured 0.6-2.2 GB/s on 2 cores, 5.6 GB of layers; see docs/search.md), a cautious figure.
-pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
-
 /// Layers smaller than this stay mapped whatever the search's length: a copy costs a system
-/// call and the first touch of its pages, which tiny layers do not earn back. Measured (session
-/// 19, a Zen 5 under KVM, Kalah(6,4) standard, one thread, two solves started together, 5 or
-/// 3 runs): held in memory took 0.885x the CPU of mapped over 20-seed tables (226 MB;
-/// 0.876-0.895), 0.953x over 18 (86 MB), 0.955x over 16 (30 MB). (Session 9, on an Ice Lake,
-/// had found 226 MB held in memory slower, 6.53 s against 6.19 s wall, and set 1 GiB.)
+/// call and the first touch of its pages, which tiny layers do not earn back. Measured (a Zen 5
+/// under KVM, Kalah(6,4) standard, one thread, two solves started together, 5 or 3 runs): held
+/// in memory took 0.885x the CPU of mapped over 20-seed tables (226 MB; 0.876-0.895), 0.953x
+/// over 18 (86 MB), 0.955x over 16 (30 MB). (On an Ice Lake the 226 MB held in memory measured
+/// slower, 6.53 s against 6.19 s wall.)
 pub const RESIDENT_MIN_BYTES: u64 = 16 << 20;
 
 /// Memory a search that copies its layers into its own memory leaves to the rest of the machine
@@ -285,10 +219,8 @@ pub const HEADROOM: u64 = 4 << 30;
 /// memory first: layers of at least [`RESIDENT_MIN_BYTES`] whose copy would take at most a fifth
 /// of the search (held in memory, a search over 5.6 GB of layers took about 0.75x the time, so
 /// the copy pays from about a quarter).
-fn resident(search: Option<f64>, bytes: u64) -> bool {
-    search.is_some_and(|s| {
-        bytes >= RESIDENT_MIN_BYTES && bytes as f64 / RESIDENT_COPY_RATE * 5.0 <= s
-    })
+fn resident(model: &CostModel, search: Option<f64>, bytes: u64) -> bool {
+    search.is_some_and(|s| bytes >= RESIDENT_MIN_BYTES && model.copy_seconds(bytes) * 5.0 <= s)
 }
 
 /// What the plan may use of the machine.
@@ -318,6 +250,7 @@ struct Planner<'m> {
     present: Option<u32>,
     machine: &'m Machine,
     hash_mib: Option<usize>,
+    model: &'m CostModel,
 }
 
 impl Planner<'_> {
@@ -353,11 +286,13 @@ impl Planner<'_> {
 
     /// Estimated seconds to build what is missing of layers `0..=h`.
     fn build_seconds(&self, h: u32) -> f64 {
-        build_seconds(self.kind, self.first_missing(), h, self.machine.cores)
+        self.model
+            .build_seconds(self.kind, self.first_missing(), h, self.machine.cores)
     }
 
     fn search_seconds(&self, h: u32) -> f64 {
-        kalah_search_seconds(self.kind, self.seeds, h, self.machine.cores)
+        self.model
+            .search_seconds(self.kind, self.seeds, h, self.machine.cores)
     }
 
     /// The plan with layers `0..=h` (none if `None`).
@@ -384,6 +319,7 @@ impl Planner<'_> {
             hash_mib: self.hash_mib(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             resident: self.resident(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             reason,
+            model: self.model.source.clone(),
         }
     }
 
@@ -393,7 +329,7 @@ impl Planner<'_> {
     /// cache that holds them gives pages back when the machine needs them: slower, never killed.
     fn resident(&self, search: Option<f64>, bytes: u64) -> bool {
         let hash = (self.hash_mib(search, bytes) as u64) << 20;
-        resident(search, bytes)
+        resident(self.model, search, bytes)
             && bytes.saturating_add(hash).saturating_add(HEADROOM) <= self.machine.available_memory
     }
 
@@ -494,7 +430,7 @@ impl Planner<'_> {
 }
 
 /// The plan for solving a position of `seeds` seeds of `kind`, with layers `0..=present` already
-/// present, on `machine`.
+/// present, on `machine`, whose speed `model` gives.
 ///
 /// Kalah: see the module's doc. Oware: layers up to `seeds` (`choice` must not be `None`).
 /// `hash_mib`: the caller's hash size, if it chose one.
@@ -509,6 +445,7 @@ pub fn plan_solve(
     choice: TableChoice,
     hash_mib: Option<usize>,
     machine: &Machine,
+    model: &CostModel,
 ) -> Result<TablePlan, String> {
     let limit = granary_index::MAX_LAYER_SEEDS;
     let planner = Planner {
@@ -517,6 +454,7 @@ pub fn plan_solve(
         present,
         machine,
         hash_mib,
+        model,
     };
     match (kind.game, choice) {
         (Game::Oware { .. }, TableChoice::None) => {
@@ -545,7 +483,7 @@ pub fn plan_solve(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use granary_rules::{OwareRules, Sweep};
+    use granary_rules::{Capture, OwareRules, Sweep};
 
     fn machine(free_disk: u64, memory: u64) -> Machine {
         Machine {
@@ -582,6 +520,7 @@ mod tests {
                 TableChoice::Seeds(32),
                 None,
                 &machine(BIG, ram),
+                &CostModel::default(),
             )
             .unwrap();
             assert_eq!(p.resident, held, "{}", p.describe());
@@ -598,10 +537,18 @@ mod tests {
         let m = machine(BIG, RAM);
         let k = kalah(Capture::Standard);
         let h = |seeds| {
-            plan_solve(k, seeds, None, TableChoice::Auto, None, &m)
-                .unwrap()
-                .horizon
-                .unwrap()
+            plan_solve(
+                k,
+                seeds,
+                None,
+                TableChoice::Auto,
+                None,
+                &m,
+                &CostModel::default(),
+            )
+            .unwrap()
+            .horizon
+            .unwrap()
         };
         let (h64, h65) = (h(48), h(60));
         assert!((14..=20).contains(&h64), "Kalah(6,4): {h64}");
@@ -613,7 +560,16 @@ mod tests {
     fn present_tables_are_used_and_cost_nothing() {
         let m = machine(BIG, RAM);
         let k = kalah(Capture::Standard);
-        let p = plan_solve(k, 48, Some(24), TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            48,
+            Some(24),
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert_eq!(p.horizon, Some(24));
         assert_eq!(p.build_positions, 0);
         assert!(p.describe().contains("all present"), "{}", p.describe());
@@ -624,26 +580,70 @@ mod tests {
         let m = machine(BIG, RAM);
         let k = kalah(Capture::Standard);
         // Kalah(6,5) over 28-seed tables: minutes of search, seconds of copying.
-        let p = plan_solve(k, 60, Some(28), TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            60,
+            Some(28),
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert!(p.resident, "{}", p.describe());
         assert!(p.describe().contains("held in memory"), "{}", p.describe());
         // A small position over the same tables: the copy would take longer than the search.
-        let p = plan_solve(k, 30, Some(28), TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            30,
+            Some(28),
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert!(!p.resident, "{}", p.describe());
         // Kalah(6,4) over its planned tables: seconds of search, a fraction of a second to copy.
-        let p = plan_solve(k, 48, None, TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            48,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert!(p.resident, "{}", p.describe());
         // Layers too small to pay, however long the search.
-        let p = plan_solve(k, 48, None, TableChoice::Seeds(10), None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            48,
+            None,
+            TableChoice::Seeds(10),
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert!(
             layers_bytes(k, 0, 10) < RESIDENT_MIN_BYTES && !p.resident,
             "{}",
             p.describe()
         );
         assert!(
-            !plan_solve(k, 60, None, TableChoice::None, None, &m)
-                .unwrap()
-                .resident
+            !plan_solve(
+                k,
+                60,
+                None,
+                TableChoice::None,
+                None,
+                &m,
+                &CostModel::default()
+            )
+            .unwrap()
+            .resident
         );
     }
 
@@ -651,7 +651,18 @@ mod tests {
     fn long_searches_get_the_larger_hash_table() {
         let m = machine(BIG, RAM);
         let k = kalah(Capture::Standard);
-        let plan = |present, hash| plan_solve(k, 48, present, TableChoice::Auto, hash, &m).unwrap();
+        let plan = |present, hash| {
+            plan_solve(
+                k,
+                48,
+                present,
+                TableChoice::Auto,
+                hash,
+                &m,
+                &CostModel::default(),
+            )
+            .unwrap()
+        };
         // Kalah(6,4) from scratch: seconds of search, over the threshold.
         let p = plan(None, None);
         assert!(
@@ -669,7 +680,16 @@ mod tests {
         );
         assert_eq!(p.hash_mib, DEFAULT_HASH_MIB);
         // Kalah(6,4) empty from scratch: a few seconds of search, the middle size.
-        let p = plan_solve(kalah(Capture::Empty), 48, None, TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            kalah(Capture::Empty),
+            48,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         let s = p.search_seconds.unwrap();
         assert!(
             (MEDIUM_HASH_FROM_SECONDS..LARGE_HASH_FROM_SECONDS).contains(&s),
@@ -687,13 +707,31 @@ mod tests {
             (Capture::Standard, None, 2048),
             (Capture::Standard, Some(28), 2048),
         ] {
-            let p = plan_solve(kalah(rules), 60, present, TableChoice::Auto, None, &m).unwrap();
+            let p = plan_solve(
+                kalah(rules),
+                60,
+                present,
+                TableChoice::Auto,
+                None,
+                &m,
+                &CostModel::default(),
+            )
+            .unwrap();
             assert_eq!(p.hash_mib, mib, "{}", p.describe());
         }
         // Where the tables fill the memory, they keep it: the hash the limits set aside.
         let full = layers_bytes(k, 0, 29) + (1 << 30) + ((LARGE_HASH_MIB as u64) << 20);
         let m = machine(BIG, full + (200 << 20));
-        let p = plan_solve(k, 60, None, TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            60,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert_eq!(p.horizon, Some(29), "{}", p.describe());
         assert_eq!(p.hash_mib, LARGE_HASH_MIB, "{}", p.describe());
     }
@@ -703,15 +741,42 @@ mod tests {
         let k = kalah(Capture::Standard);
         // 200 MB free disk beyond the margin: no more than that is planned.
         let m = machine((1 << 30) + 200_000_000, RAM);
-        let p = plan_solve(k, 60, None, TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            60,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert!(p.build_bytes <= 200_000_000, "{}", p.describe());
         assert!(p.describe().contains("disk"), "{}", p.describe());
         // Asked-for tables that do not fit are refused, naming the disk.
-        let err = plan_solve(k, 60, None, TableChoice::Seeds(28), None, &m).unwrap_err();
+        let err = plan_solve(
+            k,
+            60,
+            None,
+            TableChoice::Seeds(28),
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap_err();
         assert!(err.contains("disk"), "{err}");
         // Little memory: the tables fit it.
         let m = machine(BIG, 3 << 30);
-        let p = plan_solve(k, 60, None, TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            60,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert!(
             p.table_bytes + ((p.hash_mib as u64) << 20) <= 3 << 30,
             "{}",
@@ -728,21 +793,70 @@ mod tests {
             },
             pits: 4,
         };
-        let p = plan_solve(k, 16, None, TableChoice::Auto, None, &m).unwrap();
+        let p = plan_solve(
+            k,
+            16,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
         assert_eq!(p.horizon, Some(16));
         // Oware(5,4): 6.4e9 positions, over half an hour: left to an explicit build.
         let k5 = TableKind { pits: 5, ..k };
-        let err = plan_solve(k5, 40, None, TableChoice::Auto, None, &m).unwrap_err();
+        let err = plan_solve(
+            k5,
+            40,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap_err();
         assert!(
             err.contains("granary build oware --pits 5 --rules awari --max-seeds 40"),
             "{err}"
         );
         // ... unless they are present.
-        assert!(plan_solve(k5, 40, Some(40), TableChoice::Auto, None, &m).is_ok());
+        assert!(
+            plan_solve(
+                k5,
+                40,
+                Some(40),
+                TableChoice::Auto,
+                None,
+                &m,
+                &CostModel::default()
+            )
+            .is_ok()
+        );
         // Oware(6,4) does not fit the disk.
         let k6 = TableKind { pits: 6, ..k };
-        let err = plan_solve(k6, 48, None, TableChoice::Auto, None, &m).unwrap_err();
+        let err = plan_solve(
+            k6,
+            48,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap_err();
         assert!(err.contains("disk"), "{err}");
-        assert!(plan_solve(k, 16, None, TableChoice::None, None, &m).is_err());
+        assert!(
+            plan_solve(
+                k,
+                16,
+                None,
+                TableChoice::None,
+                None,
+                &m,
+                &CostModel::default()
+            )
+            .is_err()
+        );
     }
 }

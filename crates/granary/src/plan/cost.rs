@@ -1,0 +1,228 @@
+//! The cost model: what the planner knows of a machine's speed, as one value ([`CostModel`]).
+//!
+//! Build time is each layer's positions over a build rate (Kalah by layer size, Oware one
+//! rate); search time is a log-linear model of Kalah searches
+//! ([`kalah_search_seconds`], fitted to measured solves) times a machine factor; copying tables
+//! into memory runs at a copy rate. The defaults are this module's constants, measured on the
+//! 2-core machines the project is developed on; `granary calibrate` measures the machine it runs
+//! on (a short build and a short search) and saves a model that the planner then uses
+//! ([`CostModel::load`]).
+
+use std::path::{Path, PathBuf};
+
+use granary_rules::{Capture, Game};
+use granary_tables::TableKind;
+use serde::{Deserialize, Serialize};
+
+use crate::tablebase::layer_positions;
+
+/// Kalah table build rates on 2 cores, positions a second, by layer size, in the units of the
+/// search-time model (the machine its measurements came from).
+///
+/// The two smaller tiers (the layers of Kalah(6,4)-sized plans): layers 0..=16 built from
+/// scratch at 12.4 M/s and 0..=19 at 13.4 M/s, measured on a machine where building is
+/// relatively dearer and Kalah(6,4) searches took 0.8-0.9x the model's estimate (over
+/// 16-19-seed tables: empty 6.9, 5.6, 4.3 s against 9, 7, 5 s; standard 14.6, 10.6, 8.1 s
+/// against 16, 12, 10 s), so 12.4 x 0.85 and 13.4 x 0.85 in the model's units. At 18 and
+/// 21 M/s for these tiers the planner takes 18 seeds (empty) and 19 (standard), where 16-17 and
+/// 18 measure fastest from scratch (empty 9.3-10.0 s against 10.9-11.2; standard 16.8-17.5 s
+/// against 18.2-18.7).
+///
+/// The largest tier (layers 25 and up, the Kalah(6,5) plans): 6 pits, standard capture, layers
+/// 0..=22 from scratch built at 23-33 M/s for layers 10-17 and 34-37 M/s for layers 18-22, on a
+/// machine where Kalah(6,4) searches took 0.55-0.65x the model's estimate (over 18-21-seed
+/// tables, 2 threads: 8.5, 6.3, 4.4, 2.9 s against 12.4, 9.6, 7.4, 5.7 s); scaled by 0.6 to the
+/// model's machine. A lower rate for this tier would add the same time to every horizon those
+/// plans weigh.
+pub const KALAH_RATE: [(u64, f64); 3] = [
+    (30_000_000, 10.5e6),
+    (500_000_000, 11.5e6),
+    (u64::MAX, 21.0e6),
+];
+/// Oware table build rate on 2 cores, positions a second (measured: awari 0..22, 3.6 M/s).
+pub const OWARE_RATE: f64 = 3.5e6;
+/// Bytes a second the search copies its layers into memory at ([`TablePlan::resident`];
+/// measured 0.6-2.2 GB/s on 2 cores, 5.6 GB of layers; see docs/search.md), a cautious figure.
+pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
+
+/// What the planner knows of a machine's speed.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CostModel {
+    /// Kalah build rates on 2 cores, by layer size: layers of fewer than `.0` positions build
+    /// at `.1` positions a second ([`KALAH_RATE`]).
+    pub kalah_rate: [(u64, f64); 3],
+    /// Oware build rate on 2 cores, positions a second ([`OWARE_RATE`]).
+    pub oware_rate: f64,
+    /// The search-time model's estimates ([`kalah_search_seconds`]) are multiplied by this
+    /// (1: the machine the model was fitted on).
+    pub search_scale: f64,
+    /// Bytes a second a search copies its layers into memory at ([`RESIDENT_COPY_RATE`]).
+    pub copy_rate: f64,
+    /// Where the model comes from, in words: `defaults`, or when and where it was calibrated.
+    pub source: String,
+}
+
+impl Default for CostModel {
+    fn default() -> CostModel {
+        CostModel {
+            kalah_rate: KALAH_RATE,
+            oware_rate: OWARE_RATE,
+            search_scale: 1.0,
+            copy_rate: RESIDENT_COPY_RATE,
+            source: "defaults".into(),
+        }
+    }
+}
+
+/// Why a saved cost model cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CostModelError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: not a cost model ({reason}): run `granary calibrate` again", path.display())]
+    Bad { path: PathBuf, reason: String },
+    #[error("no place for the cost model: set $GRANARY_COST_MODEL or $HOME")]
+    NoPlace,
+}
+
+impl CostModel {
+    /// Where the planner looks for a calibrated model: `$GRANARY_COST_MODEL`, else
+    /// `$XDG_CONFIG_HOME/granary/cost-model.json`, else `$HOME/.config/granary/cost-model.json`.
+    #[must_use]
+    pub fn default_path() -> Option<PathBuf> {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        if let Some(path) = var("GRANARY_COST_MODEL") {
+            return Some(PathBuf::from(path));
+        }
+        let config = var("XDG_CONFIG_HOME")
+            .map(PathBuf::from)
+            .or_else(|| var("HOME").map(|home| Path::new(&home).join(".config")))?;
+        Some(config.join("granary").join("cost-model.json"))
+    }
+
+    /// The model the planner uses: the one saved at [`CostModel::default_path`] if there is
+    /// one, else the defaults.
+    ///
+    /// # Errors
+    /// A saved model that cannot be read or parsed (the message says to calibrate again).
+    pub fn load() -> Result<CostModel, CostModelError> {
+        match Self::default_path() {
+            Some(path) if path.is_file() => Self::read(&path),
+            _ => Ok(CostModel::default()),
+        }
+    }
+
+    /// The model saved at `path`.
+    ///
+    /// # Errors
+    /// As [`CostModel::load`].
+    pub fn read(path: &Path) -> Result<CostModel, CostModelError> {
+        let text = std::fs::read_to_string(path).map_err(|source| CostModelError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        let bad = |reason: String| CostModelError::Bad {
+            path: path.to_path_buf(),
+            reason,
+        };
+        let model: CostModel = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+        let rates = model.kalah_rate.iter().map(|r| r.1);
+        let positive = [model.oware_rate, model.search_scale, model.copy_rate]
+            .into_iter()
+            .chain(rates)
+            .all(|x| x.is_finite() && x > 0.0);
+        if !positive {
+            return Err(bad("a rate or scale that is not a positive number".into()));
+        }
+        Ok(model)
+    }
+
+    /// Saves the model at `path` (a whole file or none: written beside it, then renamed).
+    ///
+    /// # Errors
+    /// The directory cannot be made or the file written.
+    pub fn save(&self, path: &Path) -> Result<(), CostModelError> {
+        let io = |source| CostModelError::Io {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir).map_err(io)?;
+        }
+        let text = serde_json::to_string_pretty(self).expect("a cost model serialises");
+        let tmp = path.with_extension("json.tmp");
+        std::fs::write(&tmp, text + "\n").map_err(io)?;
+        std::fs::rename(&tmp, path).map_err(io)
+    }
+
+    /// Estimated seconds to build layers `from..=to` of `kind` on `cores` cores (rates scale
+    /// with cores, up to 16).
+    #[must_use]
+    pub fn build_seconds(&self, kind: TableKind, from: u32, to: u32, cores: usize) -> f64 {
+        let scale = (cores.max(1) as f64 / 2.0).min(8.0);
+        (from..=to)
+            .map(|n| {
+                let positions = layer_positions(kind, n);
+                let rate = match kind.game {
+                    Game::Kalah { .. } => self
+                        .kalah_rate
+                        .iter()
+                        .find(|&&(below, _)| positions < below)
+                        .map_or(self.kalah_rate[2].1, |&(_, r)| r),
+                    Game::Oware { .. } => self.oware_rate,
+                };
+                positions as f64 / (rate * scale)
+            })
+            .sum()
+    }
+
+    /// Estimated seconds to search a Kalah position of `seeds` seeds with tables to `horizon`
+    /// on `cores` cores: [`kalah_search_seconds`] times [`CostModel::search_scale`].
+    #[must_use]
+    pub fn search_seconds(&self, kind: TableKind, seeds: u32, horizon: u32, cores: usize) -> f64 {
+        kalah_search_seconds(kind, seeds, horizon, cores) * self.search_scale
+    }
+
+    /// Estimated seconds to copy `bytes` of layers into memory.
+    #[must_use]
+    pub fn copy_seconds(&self, bytes: u64) -> f64 {
+        bytes as f64 / self.copy_rate
+    }
+}
+
+/// Estimated seconds to search a Kalah position of `seeds` seeds with tables to `horizon`, on
+/// `cores` cores, on the machine the model was fitted on (`crate::plan`'s documentation).
+#[must_use]
+pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: usize) -> f64 {
+    let standard = matches!(
+        kind.game,
+        Game::Kalah {
+            capture: Capture::Standard,
+            ..
+        }
+    );
+    if horizon >= seeds {
+        return 0.0;
+    }
+    let m = kind.pits as f64;
+    let s = f64::from(seeds);
+    // log2 of the seconds at 60 seeds in play with 24-seed tables (6 pits: 2,438 s measured;
+    // 5 pits: 569 s), and the growth per seed in play, per pit count.
+    let anchor = 11.25 + 2.1 * (m - 6.0);
+    let growth = (0.82 + 0.25 * (m - 6.0)).clamp(0.3, 1.3);
+    // What a seed of horizon saves grows with the game (6 pits: 0.37 at 48 seeds, 0.63 at 60).
+    let gain = (0.37 + 0.022 * (s - 48.0)).clamp(0.25, 0.8);
+    // Empty capture searches faster: 2.3x at Kalah(6,4) (16-seed tables), 3.7x at Kalah(6,5)
+    // (28-seed tables: 139 s vs 514 s); little on 5 pits.
+    let offset = match (standard, kind.pits >= 6) {
+        (true, _) => 0.0,
+        (false, true) => -1.2 - 0.06 * (s - 48.0).max(0.0),
+        (false, false) => -0.4,
+    };
+    let log2 = anchor + offset + growth * (s - 60.0) - gain * (f64::from(horizon) - 24.0);
+    2f64.powf(log2.min(60.0)) * 2.0 / cores.max(1) as f64
+}

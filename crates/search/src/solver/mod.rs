@@ -1,0 +1,314 @@
+//! The search.
+//!
+//! # Contract of [`Solver::alphabeta`] (fail-soft)
+//! For a position of true value `v` and a window `alpha < beta`, the returned `u` satisfies
+//! - `v <= u <= alpha` when `v <= alpha` (an upper bound, "fail low"),
+//! - `beta <= u <= v` when `v >= beta` (a lower bound, "fail high"),
+//! - `u == v` otherwise.
+//!
+//! MTD(f) ([`Solver::mtdf`]) calls it with null windows `(beta - 1, beta)` and closes the interval
+//! `[lower, upper]` around `v` until it is a single value. Every result is stored in the
+//! transposition table as the bounds the contract gives.
+//!
+//! The first guess ([`Solver::first_guess`]) comes from a depth-limited search that scores
+//! the positions where it stops by the seeds on each side: MTD(f)'s null windows far from the
+//! value cost far more than near it (Kalah(6,5) standard over 28-seed tables: 1.02e9 nodes from
+//! a guess of 0, 4.7e8 from the value; docs/search.md). The guess only moves the windows;
+//! every value is still proved.
+//!
+//! Sound pruning used: the value lies in `-n..=n` for `n` seeds on the board (futility); stored
+//! bounds cut before any move is searched; children's table values, and more than
+//! `ETC_MARGIN` (10) seeds above the tables their stored bounds, cut before any child is searched
+//! (enhanced transposition cutoff); children within the tables are exact values, never searched.
+//!
+//! # Threads
+//! Young Brothers Wait (`Solver::split`): a node more than `SPLIT_MARGIN` (4) seeds above the
+//! tables searches its first child alone; if that does not cut, its other children are shared
+//! out among the threads of rayon's pool, in order, and the first of them to fail high stops its
+//! brothers (a chain of `Stop` flags). Every search shares the transposition table. The values
+//! found are the same at any thread count (each is proved); node counts and the stored best
+//! moves among equals may differ.
+//!
+//! # Files
+//! One concept a file: this one holds the [`Solver`], its settings and what a solve returns;
+//! `node.rs` a node's children and their order; `alphabeta.rs` the search of the contract;
+//! `split.rs` the thread split; `guess.rs` the first guess; `root.rs` the root driver (MTD(f),
+//! solves, principal variations, journal answers).
+
+mod alphabeta;
+mod guess;
+mod node;
+mod root;
+mod split;
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
+use std::sync::{Arc, Mutex};
+
+use granary_rules::Rules;
+use granary_tables::{Layer, TableError, TableSet};
+
+use crate::journal::{Contents, Journal, JournalError};
+use crate::tt::{Entry, PINNED, TranspositionTable, hash};
+
+use alphabeta::ETC_MARGIN;
+use guess::GUESS_MARGIN;
+use split::SPLIT_MARGIN;
+
+/// Why a solve cannot run or did not finish.
+#[derive(Debug, thiserror::Error)]
+pub enum SolverError {
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// The journal could not be written: the solve stopped, and what the journal holds is
+    /// intact.
+    #[error("{0}; the solve stopped, and the journal keeps what it proved")]
+    Journal(#[from] JournalError),
+    /// The transposition table's memory could not be had.
+    #[error("no memory for a {mib} MiB hash table: {source}; give a smaller --hash")]
+    Memory {
+        mib: usize,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+/// The result of solving a position.
+#[derive(Clone, Debug)]
+pub struct Solution {
+    /// The value for the player to move (net score of the seeds on the board).
+    pub value: i32,
+    /// Root moves (lanes) with their values: exact for all with `all_moves`, otherwise exact for
+    /// the best and an upper bound (`<=`) for the others, flagged by `exact`.
+    pub moves: Vec<RootMove>,
+    /// A principal variation, lanes, to the end of the game.
+    pub pv: Vec<usize>,
+    pub nodes: u64,
+    pub seconds: f64,
+}
+
+/// A root move's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RootMove {
+    pub lane: usize,
+    pub value: i32,
+    /// Whether `value` is exact; if not, the move's value is at most `value`.
+    pub exact: bool,
+}
+
+/// A step of a solve, as [`Solver::solve_reporting`] reports it; `nodes` and `seconds` are
+/// counted from the start of the solve.
+#[derive(Clone, Copy, Debug)]
+pub enum Progress<'a> {
+    /// A pass of MTD(f) on a root move: its value, for the player at the root, is within
+    /// `lower..=upper`.
+    Bounds {
+        lane: usize,
+        lower: i32,
+        upper: i32,
+        nodes: u64,
+        seconds: f64,
+    },
+    /// A root move is settled (exactly, or as no better than the best so far).
+    Settled {
+        root_move: &'a RootMove,
+        nodes: u64,
+        seconds: f64,
+    },
+}
+
+/// A solver for one game, with tables for positions of at most `table_seeds` seeds.
+#[derive(Debug)]
+pub struct Solver<'t, R> {
+    rules: R,
+    layers: Vec<Tables<'t>>,
+    tt: TranspositionTable,
+    nodes: AtomicU64,
+    /// Threads of rayon's pool when the solver was made: more than one, and nodes split
+    /// ([`Solver::split`]).
+    threads: usize,
+    /// Nodes with more seeds than this share their younger children out among the threads
+    /// ([`Solver::split`]) and look at their stop flags.
+    split_above: u32,
+    /// Nodes with more seeds than this probe their children's transposition-table entries
+    /// before searching any (enhanced transposition cutoff).
+    etc_above: u32,
+    /// Positions with more seeds than this start MTD(f) from an estimate
+    /// ([`Solver::first_guess`]).
+    guess_above: u32,
+    /// The journal proven bounds are recorded in ([`Solver::set_journal`]), and the least
+    /// work, in nodes, of a search that is recorded.
+    journal: Option<(Arc<Journal>, u64)>,
+    /// Set when the search must give up (a journal write failed): every search returns, and
+    /// the solve returns the error kept in `failure`.
+    abort: AtomicBool,
+    failure: Mutex<Option<JournalError>>,
+    /// Nodes searched since the solve started, published by nodes far from the tables, for
+    /// progress reports ([`Solver::live_nodes`]).
+    live: AtomicU64,
+}
+
+/// A table layer as the solver reads it: the caller's mapping, or the solver's own copy in
+/// memory ([`Solver::resident`]).
+#[derive(Debug)]
+enum Tables<'t> {
+    Mapped(&'t Layer),
+    Resident(Layer),
+}
+
+impl std::ops::Deref for Tables<'_> {
+    type Target = Layer;
+    fn deref(&self) -> &Layer {
+        match self {
+            Tables::Mapped(layer) => layer,
+            Tables::Resident(layer) => layer,
+        }
+    }
+}
+
+impl<'t, R: Rules> Solver<'t, R> {
+    /// A solver using layers `0..=table_seeds` of `tables` (opened and checked now) and a
+    /// transposition table of `hash_mb` MiB.
+    ///
+    /// # Errors
+    /// If a layer is missing or bad, or the transposition table's memory cannot be had.
+    pub fn new(
+        rules: R,
+        tables: Option<(&'t TableSet, u32)>,
+        hash_mb: usize,
+    ) -> Result<Self, SolverError> {
+        let layers = match tables {
+            Some((set, max)) => (0..=max)
+                .map(|n| set.layer(n).map(Tables::Mapped))
+                .collect::<Result<_, _>>()?,
+            None => Vec::new(),
+        };
+        Ok(Solver {
+            layers,
+            tt: TranspositionTable::new(hash_mb, 2 * rules.pits()).map_err(|source| {
+                SolverError::Memory {
+                    mib: hash_mb,
+                    source,
+                }
+            })?,
+            rules,
+            nodes: AtomicU64::new(0),
+            threads: rayon::current_num_threads().max(1),
+            split_above: tables.map_or(0, |(_, max)| max) + SPLIT_MARGIN,
+            etc_above: tables.map_or(0, |(_, max)| max) + ETC_MARGIN,
+            guess_above: tables.map_or(0, |(_, max)| max) + GUESS_MARGIN,
+            journal: None,
+            abort: AtomicBool::new(false),
+            failure: Mutex::new(None),
+            live: AtomicU64::new(0),
+        })
+    }
+
+    /// Records in `journal` every position whose search took at least `min_nodes` nodes (and
+    /// each solve's start and result). Load what the journal already holds with
+    /// [`Solver::load_journal`].
+    pub fn set_journal(&mut self, journal: Arc<Journal>, min_nodes: u64) {
+        self.journal = Some((journal, min_nodes.max(1)));
+    }
+
+    /// Loads a journal's proven bounds into the transposition table, pinned: never evicted, and
+    /// a search that reaches one of those positions starts from what the journal proved. The
+    /// number of positions loaded (a bucket already full of pinned entries drops one; a table
+    /// far smaller than the journal's positions drops many, which costs work, not values).
+    pub fn load_journal(&self, contents: &Contents) -> usize {
+        contents
+            .merged()
+            .into_iter()
+            .filter(|&(board, (lower, upper, best))| {
+                self.tt.pin(
+                    board,
+                    hash(board),
+                    Entry {
+                        lower,
+                        upper,
+                        best,
+                        work: PINNED,
+                    },
+                )
+            })
+            .count()
+    }
+
+    /// Nodes searched since the current solve started, as far as the searches have published
+    /// them (nodes within a few seeds of the tables are counted when their subtree ends).
+    #[must_use]
+    pub fn live_nodes(&self) -> u64 {
+        self.live.load(Relaxed)
+    }
+
+    /// Whether a journal write failed and the searches are giving up.
+    fn aborted(&self) -> bool {
+        self.abort.load(Relaxed)
+    }
+
+    /// Keeps the first journal failure and stops every search.
+    fn fail(&self, err: JournalError) {
+        let mut failure = self
+            .failure
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        failure.get_or_insert(err);
+        self.abort.store(true, Relaxed);
+    }
+
+    /// The error that stopped the searches.
+    fn failure(&self) -> SolverError {
+        let mut failure = self
+            .failure
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match failure.take() {
+            Some(err) => SolverError::Journal(err),
+            None => unreachable!("searches stop only on a journal failure"),
+        }
+    }
+
+    /// Starts MTD(f) from an estimate ([`Solver::first_guess`]) for positions more than
+    /// `margin` seeds above the tables, instead of the default [`GUESS_MARGIN`] (24). Values do
+    /// not depend on it; the work does.
+    #[must_use]
+    pub fn guess_margin(mut self, margin: u32) -> Self {
+        self.guess_above = self.guess_above - GUESS_MARGIN + margin;
+        self
+    }
+
+    /// Cuts on children's stored bounds (enhanced transposition cutoff) at nodes more than
+    /// `margin` seeds above the tables, instead of the default [`ETC_MARGIN`] (10). Values do not
+    /// depend on it.
+    #[must_use]
+    pub fn etc_margin(mut self, margin: u32) -> Self {
+        self.etc_above = self.etc_above - ETC_MARGIN + margin;
+        self
+    }
+
+    /// Copies the table layers into memory with huge pages ([`Layer::resident`]), for a long
+    /// search: fewer TLB misses on its random probes. A layer that cannot be copied stays mapped
+    /// (the copy only saves time). Costs the tables' size in memory and a read of every byte;
+    /// layers are copied in parallel (rayon's pool).
+    #[must_use]
+    pub fn resident(mut self) -> Self {
+        use rayon::prelude::*;
+        self.layers.par_iter_mut().for_each(|layer| {
+            if let Tables::Mapped(mapped) = layer
+                && let Ok(copy) = mapped.resident()
+            {
+                *layer = Tables::Resident(copy);
+            }
+        });
+        self
+    }
+
+    /// Bytes of table layers this solver holds in its own memory ([`Solver::resident`]).
+    #[must_use]
+    pub fn resident_bytes(&self) -> u64 {
+        self.layers
+            .iter()
+            .filter(|layer| matches!(layer, Tables::Resident(_)))
+            .map(|layer| layer.data().len() as u64)
+            .sum()
+    }
+}
