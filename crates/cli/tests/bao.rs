@@ -1,33 +1,10 @@
 //! `granary show|perft|solve|play bao` as a user runs them.
 
+mod common;
+
+use common::*;
 use std::io::Write;
-use std::process::{Command, Output, Stdio};
-
-fn granary(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_granary"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = granary(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn error(args: &[&str]) -> String {
-    let out = granary(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(out.stdout.is_empty(), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    err
-}
+use std::process::Stdio;
 
 #[test]
 fn show_the_start_and_after_moves() {
@@ -158,8 +135,7 @@ fn bad_bao_input_is_one_line_and_exit_2() {
 
 #[test]
 fn a_person_plays_against_the_engine() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_granary"))
-        .args(["play", "bao", "--time", "0.05"])
+    let mut child = command(&["play", "bao", "--time", "0.05"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -1,37 +1,8 @@
 //! The `granary` binary as a user runs it: outputs, JSON fields, errors and exit codes.
 
-use std::process::{Command, Output};
+mod common;
 
-fn granary(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_granary"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = granary(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-/// A failing command: exit code 2, nothing on stdout, one line on stderr, which is returned.
-fn error(args: &[&str]) -> String {
-    let out = granary(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    assert!(
-        out.stdout.is_empty(),
-        "{args:?} printed {:?}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    err
-}
+use common::*;
 
 #[test]
 fn show_json_fields() {

@@ -3,34 +3,12 @@
 //! answers with no tables; its records re-check from scratch; foreign and damaged journals are
 //! refused.
 
+mod common;
+
+use common::*;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::Stdio;
 use std::time::Duration;
-
-fn granary(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_granary"))
-        .args(args)
-        .output()
-        .expect("runs")
-}
-
-fn json(args: &[&str]) -> serde_json::Value {
-    let out = granary(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).expect("one JSON object")
-}
-
-fn error(args: &[&str]) -> String {
-    let out = granary(args);
-    assert_eq!(out.status.code(), Some(2), "{args:?}");
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "{args:?}: {err}");
-    err
-}
 
 /// Kalah(6,4) empty capture over 18-seed tables, one thread (the same nodes every run): about
 /// 2e7 nodes, a few seconds.
@@ -97,8 +75,7 @@ fn a_killed_solve_resumes_to_the_same_answer_for_about_the_same_work() {
     let mut kills = 0;
     for _ in 0..3 {
         let before = std::fs::metadata(resumed).map_or(0, |m| m.len());
-        let mut child = Command::new(env!("CARGO_BIN_EXE_granary"))
-            .args(solve_args(dir, resumed, "4096"))
+        let mut child = command(&solve_args(dir, resumed, "4096"))
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -189,24 +166,14 @@ fn a_wrong_record_fails_the_recheck() {
     std::fs::write(&path, out).unwrap();
     let mut recheck = args.clone();
     recheck.extend(["--recheck", "1000"]);
-    let err = error(&recheck);
+    // The checks are printed (a JSON list here), then the command fails with one line.
+    let out = granary(&recheck);
+    assert_eq!(out.status.code(), Some(2));
+    let checked: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(checked.as_array().unwrap().iter().any(|c| c["holds"] == false));
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("do not hold"), "{err}");
-}
-
-/// CRC-32 (IEEE), bit by bit: the journal's record check, written out independently.
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &b in data {
-        crc ^= u32::from(b);
-        for _ in 0..8 {
-            crc = if crc & 1 == 1 {
-                (crc >> 1) ^ 0xedb8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
 }
 
 #[test]

@@ -1,39 +1,10 @@
 //! Tables end to end through the `granary` binary: build, query, verify, info; determinism,
 //! resume, and every kind of bad file refused with a named error and exit code 2.
 
+mod common;
+
+use common::*;
 use std::path::Path;
-use std::process::{Command, Output};
-
-fn granary(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_granary"))
-        .args(args)
-        .env_remove("GRANARY_TABLES")
-        .output()
-        .expect("runs")
-}
-
-fn ok(args: &[&str]) -> String {
-    let out = granary(args);
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
-}
-
-fn fails(args: &[&str]) -> String {
-    let out = granary(args);
-    assert_eq!(
-        out.status.code(),
-        Some(2),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stdout)
-    );
-    let err = String::from_utf8(out.stderr).unwrap();
-    assert_eq!(err.trim_end().lines().count(), 1, "{err}");
-    err
-}
 
 fn build(dir: &Path, game: &[&str], max: u32, threads: u32) {
     let dir = dir.to_str().unwrap();
@@ -151,7 +122,7 @@ fn bad_files_are_refused_by_name() {
     std::fs::write(&layer, &bytes).unwrap();
     let mut verified = query.to_vec();
     verified.push("--verify");
-    assert!(fails(&verified).contains("layer-008.tbl: data checksum mismatch"));
+    assert!(error(&verified).contains("layer-008.tbl: data checksum mismatch"));
     let out = granary(&["verify", "--dir", d]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stdout).contains("layer-008.tbl: data checksum mismatch"));
@@ -159,15 +130,15 @@ fn bad_files_are_refused_by_name() {
     assert_eq!(ok(&verified), good);
     // Truncated, short of a header, empty.
     std::fs::write(&layer, &pristine[..pristine.len() - 10]).unwrap();
-    assert!(fails(&query).contains("layer-008.tbl: file is"));
+    assert!(error(&query).contains("layer-008.tbl: file is"));
     std::fs::write(&layer, &pristine[..20]).unwrap();
-    assert!(fails(&query).contains("layer-008.tbl: 20 bytes, shorter than a table header"));
+    assert!(error(&query).contains("layer-008.tbl: 20 bytes, shorter than a table header"));
     std::fs::write(&layer, b"").unwrap();
-    assert!(fails(&query).contains("layer-008.tbl: 0 bytes"));
+    assert!(error(&query).contains("layer-008.tbl: 0 bytes"));
     // A directory where the file should be.
     std::fs::remove_file(&layer).unwrap();
     std::fs::create_dir(&layer).unwrap();
-    assert!(fails(&query).contains("a directory or special file"));
+    assert!(error(&query).contains("a directory or special file"));
     std::fs::remove_dir(&layer).unwrap();
     // Another format version (header re-sealed): named, with what to do.
     let mut bytes = pristine.clone();
@@ -175,7 +146,7 @@ fn bad_files_are_refused_by_name() {
     let header_crc = crc32(&bytes[..60]);
     bytes[60..64].copy_from_slice(&header_crc.to_le_bytes());
     std::fs::write(&layer, &bytes).unwrap();
-    let err = fails(&query);
+    let err = error(&query);
     assert!(
         err.contains("table format version 9, this granary reads version 1: delete"),
         "{err}"
@@ -186,16 +157,16 @@ fn bad_files_are_refused_by_name() {
         b"#!/bin/sh\necho hello, this is not a granary table at all, sorry\n",
     )
     .unwrap();
-    assert!(fails(&query).contains("not a granary table"));
+    assert!(error(&query).contains("not a granary table"));
     // A corrupt header.
     let mut bytes = pristine.clone();
     bytes[16] ^= 0xff;
     std::fs::write(&layer, &bytes).unwrap();
-    assert!(fails(&query).contains("header checksum mismatch"));
+    assert!(error(&query).contains("header checksum mismatch"));
     // Another layer's file under this name: the header says so.
     let other = std::fs::read(dir.path().join("oware-4-abapa").join("layer-007.tbl")).unwrap();
     std::fs::write(&layer, &other).unwrap();
-    assert!(fails(&query).contains("table is for"));
+    assert!(error(&query).contains("table is for"));
     // A foreign variant's table under this name (awari tables in the abapa directory).
     let foreign = tempfile::tempdir().unwrap();
     build(
@@ -209,10 +180,10 @@ fn bad_files_are_refused_by_name() {
         &layer,
     )
     .unwrap();
-    assert!(fails(&query).contains("table is for"));
+    assert!(error(&query).contains("table is for"));
     // Missing layers are named too.
     std::fs::remove_file(&layer).unwrap();
-    assert!(fails(&query).contains("layer-008.tbl: table not built"));
+    assert!(error(&query).contains("layer-008.tbl: table not built"));
 
     std::fs::write(&layer, &pristine).unwrap();
     assert_eq!(ok(&query), good);
@@ -249,29 +220,13 @@ fn verify_finds_a_wrong_value_with_a_valid_checksum() {
     );
 }
 
-/// CRC-32 (IEEE), bit by bit: independent of the crate the tables use.
-fn crc32(data: &[u8]) -> u32 {
-    let mut crc = !0u32;
-    for &byte in data {
-        crc ^= u32::from(byte);
-        for _ in 0..8 {
-            crc = if crc & 1 != 0 {
-                (crc >> 1) ^ 0xEDB8_8320
-            } else {
-                crc >> 1
-            };
-        }
-    }
-    !crc
-}
-
 #[test]
 fn build_and_query_errors() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path().to_str().unwrap();
-    assert!(fails(&["build", "kalah", "--max-seeds", "65", "--dir", d]).contains("--max-seeds 65"));
+    assert!(error(&["build", "kalah", "--max-seeds", "65", "--dir", d]).contains("--max-seeds 65"));
     assert!(
-        fails(&[
+        error(&[
             "build",
             "kalah",
             "--max-seeds",
@@ -284,10 +239,10 @@ fn build_and_query_errors() {
         .contains("--threads")
     );
     assert!(
-        fails(&["query", "kalah", "1,2,3/4,5,6", "--dir", d])
+        error(&["query", "kalah", "1,2,3/4,5,6", "--dir", d])
             .contains("granary build kalah --pits 3")
     );
-    assert!(fails(&["verify", "--dir", d]).contains("no table files"));
+    assert!(error(&["verify", "--dir", d]).contains("no table files"));
 }
 
 #[test]
@@ -336,8 +291,7 @@ fn solve_small_games_and_play_against_perfect_play() {
     let q: serde_json::Value = serde_json::from_str(&q).unwrap();
     assert_eq!(v["value"], q["value"]);
     // A person: bad input is answered, hint and undo work, and the game can be left.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_granary"))
-        .args(["play", "kalah", "--pits", "3", "--seeds", "2", "--dir", d])
+    let mut child = command(&["play", "kalah", "--pits", "3", "--seeds", "2", "--dir", d])
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
