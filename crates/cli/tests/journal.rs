@@ -170,7 +170,13 @@ fn a_wrong_record_fails_the_recheck() {
     let out = granary(&recheck);
     assert_eq!(out.status.code(), Some(2));
     let checked: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert!(checked.as_array().unwrap().iter().any(|c| c["holds"] == false));
+    assert!(
+        checked
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["holds"] == false)
+    );
     let err = String::from_utf8(out.stderr).unwrap();
     assert_eq!(err.trim_end().lines().count(), 1, "{err}");
     assert!(err.contains("do not hold"), "{err}");
