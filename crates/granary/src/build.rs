@@ -73,7 +73,7 @@ pub fn build(
 }
 
 /// [`build`] by the ranks of a distributed build (each rank calls it with the same arguments;
-/// `peers` is a [`crate::cluster::Cluster`] under MPI): every layer is shared among the ranks
+/// `peers` is a `cluster::Cluster` under MPI): every layer is shared among the ranks
 /// and the files are the same as [`build`]'s, byte for byte. The table directory must be on a
 /// filesystem every rank sees. `memory` is each rank's; by default the planner's share of this
 /// machine for each of its ranks.

@@ -1,7 +1,7 @@
 //! Long solves that survive their process: a solve journal ([`granary_search::journal`]) opened
 //! for a Kalah solve, its bounds loaded back on a restart, a finished journal's answer given
 //! without tables, and progress reported once a minute. Re-checking a journal's records:
-//! [`crate::recheck`].
+//! [`mod@crate::recheck`].
 
 use std::path::PathBuf;
 use std::sync::Arc;

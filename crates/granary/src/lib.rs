@@ -9,16 +9,16 @@
 //!   Kalah/Oware variant and position ([`Mancala`]) or Bao rules and a position;
 //! - [`tablebase`]: a table directory ([`Tablebase`]): what is present, tables opened lazily and
 //!   shared, the command that builds a kind's layers;
-//! - [`machine`] and [`plan`]: what the machine holds, and which tables a task should use
-//!   (the policy is in [`plan`]'s documentation);
-//! - [`build`]: building missing layers (checked against the free disk first);
+//! - [`machine`] and [`mod@plan`]: what the machine holds, and which tables a task should use
+//!   (the policy is in [`mod@plan`]'s documentation);
+//! - [`mod@build`]: building missing layers (checked against the free disk first);
 //! - [`calibrate`]: measuring the machine for the planner's cost model;
 //! - [`query`]: a position's value, every move's, a principal variation, from tables;
 //! - [`outcome`]: how a value reads (final stores, win, draw or loss); [`units`]: sizes and
 //!   durations in messages;
 //! - [`journal`]: long solves that survive their process (a solve journal), progress once a
-//!   minute; [`recheck`]: a journal's records proved again from scratch;
-//! - [`solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
+//!   minute; [`mod@recheck`]: a journal's records proved again from scratch;
+//! - [`mod@solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
 //!   [`Oracle`] for repeated questions (a game in play);
 //! - [`show`]: Kalah/Oware positions after moves, perft;
 //! - [`bao`]: Bao's positions, perft, proof searches and engine (Bao has no tables).

@@ -41,7 +41,7 @@ pub const KALAH_RATE: [(u64, f64); 3] = [
 ];
 /// Oware table build rate on 2 cores, positions a second (measured: awari 0..22, 3.6 M/s).
 pub const OWARE_RATE: f64 = 3.5e6;
-/// Bytes a second the search copies its layers into memory at ([`TablePlan::resident`];
+/// Bytes a second the search copies its layers into memory at ([`crate::TablePlan::resident`];
 /// measured 0.6-2.2 GB/s on 2 cores, 5.6 GB of layers; see docs/search.md), a cautious figure.
 pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
 

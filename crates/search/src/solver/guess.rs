@@ -26,8 +26,8 @@ pub(super) const GUESS_MARGIN: u32 = 24;
 
 impl<'t, R: Rules> Solver<'t, R> {
     /// A first guess at the value of `pos` for MTD(f): iterative deepening, two plies at a time,
-    /// of [`Solver::estimate`] until a depth costs more than [`GUESS_NODES`] nodes (counted in
-    /// `nodes`) or reaches [`GUESS_MAX_DEPTH`]; 0 near the tables. Deterministic: no hash
+    /// of [`Solver::estimate`] until a depth costs more than `GUESS_NODES` nodes (counted in
+    /// `nodes`) or reaches `GUESS_MAX_DEPTH`; 0 near the tables. Deterministic: no hash
     /// table, one thread.
     ///
     /// Measured (docs/search.md): the estimate is within two seeds of the value on the

@@ -268,7 +268,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// Starts MTD(f) from an estimate ([`Solver::first_guess`]) for positions more than
-    /// `margin` seeds above the tables, instead of the default [`GUESS_MARGIN`] (24). Values do
+    /// `margin` seeds above the tables, instead of the default `GUESS_MARGIN` (24). Values do
     /// not depend on it; the work does.
     #[must_use]
     pub fn guess_margin(mut self, margin: u32) -> Self {
@@ -277,7 +277,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// Cuts on children's stored bounds (enhanced transposition cutoff) at nodes more than
-    /// `margin` seeds above the tables, instead of the default [`ETC_MARGIN`] (10). Values do not
+    /// `margin` seeds above the tables, instead of the default `ETC_MARGIN` (10). Values do not
     /// depend on it.
     #[must_use]
     pub fn etc_margin(mut self, margin: u32) -> Self {

@@ -1,0 +1,128 @@
+//! What the command-line flags mean to the library: a [`Setup`] and the game's name, the
+//! position to start from, the table directory, a solve's [`granary::Settings`], the side a
+//! person plays, and sizes such as `--memory 4G`.
+
+use granary::{Setup, Side, TableChoice};
+
+use super::{DirArgs, GameArgs, GameName, PlayArgs, TableArgs, VariantArgs};
+use crate::error::CliError;
+
+impl DirArgs {
+    /// The tables: `--dir`, else `$GRANARY_TABLES`, else `data/tables`.
+    pub fn tablebase(&self) -> granary::Tablebase {
+        granary::Tablebase::new(
+            self.dir
+                .clone()
+                .unwrap_or_else(granary::tablebase::default_dir),
+        )
+    }
+}
+
+impl TableArgs {
+    /// The library's settings for these flags.
+    pub fn settings(&self, threads: Option<usize>, all_moves: bool) -> granary::Settings {
+        granary::Settings {
+            tables: match (self.no_tables, self.table_seeds) {
+                (true, _) => TableChoice::None,
+                (false, Some(n)) => TableChoice::Seeds(n),
+                (false, None) => TableChoice::Auto,
+            },
+            hash_mib: self.hash,
+            threads,
+            all_moves,
+            verify: self.verify,
+            journal: None,
+            tick_seconds: None,
+            in_memory: self.tables_in_memory,
+        }
+    }
+}
+
+/// A size in bytes: digits, then optionally `K`, `M`, `G` or `T` (powers of 1024; a trailing
+/// `B` or `iB` is allowed).
+pub fn parse_size(text: &str) -> Result<u64, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let digits = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (number, shift) = match digits.chars().last() {
+        Some('K') => (&digits[..digits.len() - 1], 10),
+        Some('M') => (&digits[..digits.len() - 1], 20),
+        Some('G') => (&digits[..digits.len() - 1], 30),
+        Some('T') => (&digits[..digits.len() - 1], 40),
+        _ => (digits, 0),
+    };
+    let bad = || format!("`{text}` is not a size: digits and a unit, e.g. 64M or 4G");
+    let n: u64 = number.trim().parse().map_err(|_| bad())?;
+    let bytes = n.checked_mul(1 << shift).ok_or_else(bad)?;
+    if bytes < 1 << 20 {
+        return Err(format!("`{text}`: a build needs at least 1M of memory"));
+    }
+    Ok(bytes)
+}
+
+impl GameArgs {
+    /// What the user wrote, for the library to check.
+    pub fn setup(&self, seeds: Option<u32>) -> Setup {
+        Setup {
+            pits: self.pits,
+            seeds,
+            rules: self.rules.clone(),
+            sweep: self.sweep.clone(),
+            nyumba: self.nyumba.clone(),
+            takasia: self.takasia.clone(),
+            tax: self.tax.clone(),
+        }
+    }
+
+    /// The library's name of the game.
+    pub fn name(&self) -> granary::GameName {
+        match self.game {
+            GameName::Kalah => granary::GameName::Kalah,
+            GameName::Oware => granary::GameName::Oware,
+            GameName::Bao => granary::GameName::Bao,
+        }
+    }
+
+    /// The two-row game (Kalah or Oware) for a `position`, which must be given.
+    pub fn mancala(&self, position: &str) -> Result<granary::Mancala, CliError> {
+        Ok(self.setup(None).mancala(self.name(), Some(position))?)
+    }
+
+    /// The table kind of a two-row game (`--pits`, default 6).
+    pub fn kind(&self) -> Result<granary::TableKind, CliError> {
+        Ok(granary::TableKind {
+            game: self.setup(None).mancala_game(self.name())?,
+            pits: self.pits.unwrap_or(granary::game::DEFAULT_PITS),
+        })
+    }
+}
+
+impl VariantArgs {
+    /// The two-row game and the position to start from.
+    pub fn mancala(&self) -> Result<granary::Mancala, CliError> {
+        Ok(self
+            .game
+            .setup(self.seeds)
+            .mancala(self.game.name(), self.position.as_deref())?)
+    }
+
+    /// Bao's rules and the position to start from.
+    pub fn bao(&self) -> Result<(granary::BaoRules, granary::BaoPosition), CliError> {
+        Ok(self.game.setup(self.seeds).bao(self.position.as_deref())?)
+    }
+
+    /// Whether the game is Bao.
+    pub fn is_bao(&self) -> bool {
+        self.game.game == GameName::Bao
+    }
+}
+
+impl PlayArgs {
+    /// The side the person plays, from `--side`.
+    pub fn human(&self) -> Result<Side, CliError> {
+        match self.side.as_str() {
+            "south" | "s" | "S" => Ok(Side::South),
+            "north" | "n" | "N" => Ok(Side::North),
+            other => Err(CliError(format!("--side '{other}': use south or north"))),
+        }
+    }
+}

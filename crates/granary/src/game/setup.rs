@@ -1,0 +1,194 @@
+//! What a user wrote to name a game ([`Setup`]), resolved to a game and the position to start
+//! from: a Kalah/Oware [`Variant`] and [`Position`] ([`Mancala`]), or Bao's [`BaoRules`] and a
+//! [`BaoPosition`].
+
+use std::str::FromStr;
+
+use granary_bao::{BaoRules, Start};
+use granary_rules::notation::parse_position;
+use granary_rules::{Capture, Game, OptionError, OwareRules, Position, Sweep, Variant};
+
+use super::catalogue::{DEFAULT_PITS, DEFAULT_SEEDS, GameName};
+use crate::error::InputError;
+
+pub use granary_bao::Position as BaoPosition;
+
+/// What a user wrote to name a game: the game and its options as typed, all optional.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Setup {
+    /// Pits a side (Kalah, Oware), 1 to 8; default 6, or the position's.
+    pub pits: Option<usize>,
+    /// Seeds a pit at the start (Kalah, Oware); default 4.
+    pub seeds: Option<u32>,
+    /// Rule set: Kalah `empty`|`standard`, Oware `abapa`|`awari`, Bao `kiswahili`|`kujifunza`|`malawi`.
+    pub rules: Option<String>,
+    /// Kalah: `owner`|`emptied`.
+    pub sweep: Option<String>,
+    /// Bao: `emptied`|`below6`|`namua`.
+    pub nyumba: Option<String>,
+    /// Bao: `kiba`|`off`.
+    pub takasia: Option<String>,
+    /// Bao: `last-resort`|`always`.
+    pub tax: Option<String>,
+}
+
+fn choose<T: FromStr<Err = OptionError> + Copy>(
+    flag: &'static str,
+    given: Option<&str>,
+    default: T,
+) -> Result<T, InputError> {
+    given.map_or(Ok(default), |g| {
+        g.parse()
+            .map_err(|source| InputError::Option { flag, source })
+    })
+}
+
+/// A two-row game (Kalah or Oware) resolved: the variant and the position to start from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mancala {
+    pub variant: Variant,
+    pub position: Position,
+}
+
+impl Setup {
+    /// The options that belong to Bao only, if any was given.
+    fn bao_only_given(&self) -> bool {
+        self.nyumba.is_some() || self.takasia.is_some() || self.tax.is_some()
+    }
+
+    /// The two-row game `game` (Kalah or Oware) with these options.
+    ///
+    /// # Errors
+    /// An option the game does not have or a value it does not know, or Bao.
+    pub fn mancala_game(&self, game: GameName) -> Result<Game, InputError> {
+        if self.bao_only_given() {
+            return Err(InputError::NotForGame(
+                "--nyumba, --takasia and --tax are bao options".into(),
+            ));
+        }
+        let rules = self.rules.as_deref();
+        Ok(match game {
+            GameName::Kalah => Game::Kalah {
+                capture: choose("--rules", rules, Capture::ALL[0])?,
+                sweep: choose("--sweep", self.sweep.as_deref(), Sweep::ALL[0])?,
+            },
+            GameName::Oware => {
+                if self.sweep.is_some() {
+                    return Err(InputError::NotForGame(
+                        "--sweep is a kalah option; oware has none".into(),
+                    ));
+                }
+                Game::Oware {
+                    rules: choose("--rules", rules, OwareRules::ALL[0])?,
+                }
+            }
+            GameName::Bao => {
+                return Err(InputError::NotForGame(
+                    "bao has no endgame tables; its commands are show, perft, solve and play"
+                        .into(),
+                ));
+            }
+        })
+    }
+
+    /// The two-row game with its start, or the written `position` (whose pits a side must match
+    /// `pits` if given).
+    ///
+    /// # Errors
+    /// As [`Setup::mancala_game`], or a position that does not parse or fit.
+    pub fn mancala(&self, game: GameName, position: Option<&str>) -> Result<Mancala, InputError> {
+        let game = self.mancala_game(game)?;
+        let seeds = self.seeds.unwrap_or(DEFAULT_SEEDS);
+        match position {
+            None => {
+                let variant = Variant::new(game, self.pits.unwrap_or(DEFAULT_PITS), seeds)?;
+                Ok(Mancala {
+                    variant,
+                    position: variant.start(),
+                })
+            }
+            Some(text) => {
+                let (position, pits) = parse_position(text, self.pits)?;
+                Ok(Mancala {
+                    variant: Variant::new(game, pits, seeds)?,
+                    position,
+                })
+            }
+        }
+    }
+
+    /// Bao's rule set from `rules`, `nyumba`, `takasia`, `tax`; Kalah/Oware options refused.
+    ///
+    /// # Errors
+    /// An option Bao does not have, or a value it does not know.
+    pub fn bao_rules(&self) -> Result<BaoRules, InputError> {
+        if self.pits.is_some() || self.sweep.is_some() {
+            return Err(InputError::NotForGame(
+                "--pits and --sweep are kalah/oware options; bao has a 4x8 board".into(),
+            ));
+        }
+        if self.seeds.is_some() {
+            return Err(InputError::NotForGame(
+                "--seeds is a kalah/oware option; bao's start is set by --rules".into(),
+            ));
+        }
+        let mut rules = BaoRules::new(choose("--rules", self.rules.as_deref(), Start::ALL[0])?);
+        rules.nyumba = choose("--nyumba", self.nyumba.as_deref(), rules.nyumba)?;
+        rules.takasia = choose("--takasia", self.takasia.as_deref(), rules.takasia)?;
+        rules.tax = choose("--tax", self.tax.as_deref(), rules.tax)?;
+        if !rules.has_nyumba() && (self.nyumba.is_some() || self.tax.is_some()) {
+            return Err(InputError::NotForGame(
+                "--nyumba and --tax are options of bao kiswahili/malawi; bao kujifunza has no nyumba"
+                    .into(),
+            ));
+        }
+        Ok(rules)
+    }
+
+    /// Bao's rules and the position to start from (the start, or `position` written out).
+    ///
+    /// # Errors
+    /// As [`Setup::bao_rules`], or a position that does not parse.
+    pub fn bao(&self, position: Option<&str>) -> Result<(BaoRules, BaoPosition), InputError> {
+        let rules = self.bao_rules()?;
+        let pos = match position {
+            Some(text) => granary_bao::notation::parse_position(text, &rules)?,
+            None => BaoPosition::start(&rules),
+        };
+        Ok((rules, pos))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn options_name_the_flag_at_fault() {
+        let setup = |f: fn(&mut Setup)| {
+            let mut s = Setup::default();
+            f(&mut s);
+            s
+        };
+        let err = setup(|s| s.rules = Some("fast".into()))
+            .mancala(GameName::Kalah, None)
+            .unwrap_err();
+        assert!(err.to_string().starts_with("--rules 'fast'"), "{err}");
+        let err = setup(|s| s.sweep = Some("x".into()))
+            .mancala(GameName::Oware, None)
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("--sweep is a kalah option"),
+            "{err}"
+        );
+        let err = setup(|s| s.pits = Some(9))
+            .mancala(GameName::Kalah, None)
+            .unwrap_err();
+        assert!(err.to_string().contains("--pits 9"), "{err}");
+        let err = setup(|s| s.tax = Some("never".into()))
+            .bao(None)
+            .unwrap_err();
+        assert!(err.to_string().starts_with("--tax 'never'"), "{err}");
+        assert!("chess".parse::<GameName>().is_err());
+    }
+}
