@@ -90,21 +90,47 @@ fn find_cycle(graph: &BTreeMap<String, BTreeSet<String>>) -> Option<Vec<String>>
     None
 }
 
-/// The module graph of the crate whose sources are in `src` (one file a module).
+/// Every `.rs` file under `dir`, read (a module directory is one module of its crate's graph).
+fn read_tree(dir: &Path) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .expect("a module directory")
+        .map(|e| e.expect("a directory entry").path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            out.extend(read_tree(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(std::fs::read_to_string(&path).expect("a source file"));
+        }
+    }
+    out
+}
+
+/// The module graph of the crate whose sources are in `src`: its top-level modules, a file
+/// (`a.rs`) or a directory (`a/`, all its files together), and what each names.
 fn module_graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut sources = BTreeMap::new();
     for entry in std::fs::read_dir(src).expect("a crate's src directory") {
         let path = entry.expect("a directory entry").path();
         if path.extension().is_some_and(|e| e == "rs") {
             let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-            sources.insert(name, std::fs::read_to_string(&path).expect("a source file"));
+            sources.insert(
+                name,
+                vec![std::fs::read_to_string(&path).expect("a source file")],
+            );
+        } else if path.is_dir() {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            sources.insert(name, read_tree(&path));
         }
     }
     sources
         .iter()
-        .map(|(name, source)| {
-            let edges = named_modules(source)
-                .into_iter()
+        .map(|(name, files)| {
+            let edges = files
+                .iter()
+                .flat_map(|source| named_modules(source))
                 .filter(|m| m != name && sources.contains_key(m))
                 .collect();
             (name.clone(), edges)

@@ -47,8 +47,9 @@
 //!
 //! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
 //! `lower` (private: the finished lower layers a move leaves into), [`phases`] (the phases over
-//! blocks), [`blocks`] (blocks, scratch files, messages), [`peers`] (the ranks of a distributed
-//! build), [`acyclic`] (Kalah in order of potential), [`unmove`] (parents of a position).
+//! blocks), [`blocks`] (the plan of blocks, scratch files, work bytes, messages), [`peers`] (the
+//! ranks of a distributed build), [`acyclic`] (Kalah in order of potential), [`unmove`] (parents
+//! of a position).
 
 pub mod acyclic;
 pub mod blocks;

@@ -1,0 +1,174 @@
+//! The plan of a layer's build in blocks: how a memory budget cuts the layer's index range into
+//! blocks, how large the message buffer and the threads' stacks of resolved positions may grow,
+//! and which rank of a distributed build owns which blocks.
+//!
+//! # Layout
+//! ```text
+//!   ranks   0 ............................................................. size
+//!           | block 0 | block 1 | ... | block count-1 (may be shorter) |
+//!           each `block` positions: a multiple of PIECE, at most MAX_BLOCK = 2^31
+//!           (a message names a parent by its 31-bit offset in its block)
+//!
+//!   distributed: rank r owns the contiguous blocks `owned(r)`
+//!           | rank 0's blocks | rank 1's blocks | ... | rank N-1's blocks |
+//! ```
+//!
+//! # Contract
+//! A rank `q` lies in block `locate(q).0` at offset `locate(q).1`, and
+//! `range(b).start + offset == q`. Without a budget, or when the layer fits in half of it, the
+//! plan has one block and no message buffer.
+
+use std::ops::Range;
+
+use super::outbox::LOCAL_MESSAGES;
+use crate::PIECE;
+
+/// The most positions a block holds: a message's offset is 31 bits.
+const MAX_BLOCK: u64 = 1 << 31;
+/// Bytes a resolved position takes on a thread's stack.
+const STACK_ENTRY: u64 = 32;
+
+/// How a layer of `size` positions is cut for a memory budget.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BlockPlan {
+    pub size: u64,
+    /// Positions a block (the last may hold fewer); a multiple of [`PIECE`] unless it is the
+    /// whole layer.
+    pub block: u64,
+    /// Messages buffered in memory before they are spilled to files.
+    pub messages: usize,
+    /// Resolved positions a thread keeps on its stack before it leaves them for a later scan.
+    pub stack: usize,
+    /// The ranks of a distributed build ([`crate::peers`]) among which the blocks are shared.
+    pub ranks: usize,
+}
+
+/// The stack of a thread without a budget (`2^20` positions, 32 MiB).
+const FREE_STACK: usize = 1 << 20;
+
+impl BlockPlan {
+    /// The plan for `size` positions within `budget` bytes (`None`: no limit, one block) on
+    /// `threads` threads.
+    #[must_use]
+    pub fn new(size: u64, budget: Option<u64>, threads: usize) -> BlockPlan {
+        let Some(budget) = budget else {
+            return BlockPlan {
+                size,
+                block: size.max(1),
+                messages: 0,
+                stack: FREE_STACK,
+                ranks: 1,
+            };
+        };
+        let stack =
+            (budget / 16 / threads.max(1) as u64 / STACK_ENTRY).clamp(64, FREE_STACK as u64);
+        if size <= budget / 2 {
+            return BlockPlan {
+                size,
+                block: size.max(1),
+                messages: 0,
+                stack: stack as usize,
+                ranks: 1,
+            };
+        }
+        let block = (budget / 2 / PIECE * PIECE).clamp(PIECE, MAX_BLOCK);
+        BlockPlan {
+            size,
+            block,
+            messages: ((budget / 8 / 4) as usize).max(LOCAL_MESSAGES),
+            stack: stack as usize,
+            ranks: 1,
+        }
+    }
+
+    /// The plan of [`BlockPlan::new`] for each of `ranks` processes, each within `budget`:
+    /// blocks no larger than a rank's share of the layer, so that every rank has some (unless
+    /// the layer has fewer than `ranks` work pieces).
+    #[must_use]
+    pub fn distributed(size: u64, budget: Option<u64>, threads: usize, ranks: usize) -> BlockPlan {
+        let ranks = ranks.max(1);
+        let mut plan = BlockPlan::new(size, budget, threads);
+        plan.ranks = ranks;
+        if ranks > 1 {
+            let share = size.div_ceil(ranks as u64).div_ceil(PIECE) * PIECE;
+            if share < plan.block {
+                plan.block = share.clamp(PIECE, MAX_BLOCK);
+                // Messages to other ranks' blocks: within the budget's share, or kept in memory.
+                plan.messages = budget.map_or(usize::MAX / 4, |b| {
+                    ((b / 8 / 4) as usize).max(LOCAL_MESSAGES)
+                });
+            }
+        }
+        plan
+    }
+
+    /// The blocks of rank `rank`: a contiguous share of them.
+    #[must_use]
+    pub fn owned(&self, rank: usize) -> Range<usize> {
+        let (count, ranks) = (self.count(), self.ranks);
+        count * rank / ranks..count * (rank + 1) / ranks
+    }
+
+    /// The rank that owns block `b`.
+    #[must_use]
+    pub fn owner(&self, b: usize) -> usize {
+        // The last rank whose share starts at or before `b`.
+        (0..self.ranks)
+            .rev()
+            .find(|&r| self.owned(r).start <= b && !self.owned(r).is_empty())
+            .unwrap_or(0)
+    }
+
+    /// The ranks (positions) of blocks `blocks`.
+    #[must_use]
+    pub fn span(&self, blocks: Range<usize>) -> Range<u64> {
+        if blocks.is_empty() {
+            return 0..0;
+        }
+        self.range(blocks.start).start..self.range(blocks.end - 1).end
+    }
+
+    /// How many blocks.
+    #[must_use]
+    pub fn count(&self) -> usize {
+        self.size.div_ceil(self.block).max(1) as usize
+    }
+
+    /// The ranks of block `b`.
+    #[must_use]
+    pub fn range(&self, b: usize) -> Range<u64> {
+        let start = b as u64 * self.block;
+        start..(start + self.block).min(self.size)
+    }
+
+    /// The block of rank `rank` and the rank's offset in it.
+    #[inline]
+    #[must_use]
+    pub fn locate(&self, rank: u64) -> (usize, u32) {
+        ((rank / self.block) as usize, (rank % self.block) as u32)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn plans_cut_the_range_into_pieces_of_the_budget() {
+        let free = BlockPlan::new(1000, None, 2);
+        assert_eq!((free.count(), free.range(0)), (1, 0..1000));
+        let fits = BlockPlan::new(1000, Some(1 << 20), 2);
+        assert_eq!(fits.count(), 1);
+        let size = 10 * PIECE + 5;
+        let plan = BlockPlan::new(size, Some(4 * PIECE), 2);
+        assert_eq!(plan.block, 2 * PIECE);
+        assert_eq!(plan.count(), 6);
+        assert_eq!(plan.range(5), 10 * PIECE..size);
+        assert_eq!(plan.locate(2 * PIECE + 7), (1, 7));
+        // Every rank lies in the block `locate` names, at its offset.
+        for rank in [0, PIECE, 2 * PIECE - 1, size - 1] {
+            let (b, off) = plan.locate(rank);
+            assert_eq!(plan.range(b).start + u64::from(off), rank);
+        }
+    }
+}
