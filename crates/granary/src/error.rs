@@ -93,6 +93,12 @@ pub enum SolveError {
     TooManySeeds { seeds: u32 },
     #[error("{0}")]
     NeedsTables(String),
+    /// No tables fit the request on this machine.
+    #[error(transparent)]
+    Plan(#[from] crate::plan::PlanError),
+    /// A saved cost model that cannot be read.
+    #[error(transparent)]
+    CostModel(#[from] crate::plan::CostModelError),
     #[error(
         "tables are inconsistent: the position is worth {value} but its best move {best}; run `granary verify`"
     )]

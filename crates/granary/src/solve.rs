@@ -71,8 +71,7 @@ pub fn plan(
     }
     let kind = crate::table_kind(variant);
     let machine = Machine::detect(tablebase.root());
-    let model =
-        crate::plan::CostModel::load().map_err(|e| SolveError::NeedsTables(e.to_string()))?;
+    let model = crate::plan::CostModel::load()?;
     plan_solve(
         kind,
         seeds,
@@ -82,7 +81,7 @@ pub fn plan(
         &machine,
         &model,
     )
-    .map_err(SolveError::NeedsTables)
+    .map_err(SolveError::from)
 }
 
 /// Plans the tables for positions of `seeds` seeds of `variant` ([`plan`]), reports the plan,

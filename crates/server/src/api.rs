@@ -60,7 +60,7 @@ impl From<granary::Error> for ApiError {
             granary::Error::Input(_) | granary::Error::Solve(SolveError::TooManySeeds { .. }) => {
                 StatusCode::BAD_REQUEST
             }
-            granary::Error::Solve(SolveError::NeedsTables(_))
+            granary::Error::Solve(SolveError::NeedsTables(_) | SolveError::Plan(_))
             | granary::Error::Table(TableError::Missing { .. })
             | granary::Error::Solve(SolveError::Table(TableError::Missing { .. })) => {
                 StatusCode::UNPROCESSABLE_ENTITY

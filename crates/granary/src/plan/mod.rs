@@ -223,6 +223,49 @@ fn resident(model: &CostModel, search: Option<f64>, bytes: u64) -> bool {
     search.is_some_and(|s| bytes >= RESIDENT_MIN_BYTES && model.copy_seconds(bytes) * 5.0 <= s)
 }
 
+/// Why no plan fits the request.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// The missing layers need more disk than is free (less [`DISK_MARGIN`]).
+    #[error("{tables} tables up to {seeds} seeds need {} more disk, {} is free (less a margin)", human_bytes(*needed), human_bytes(*free))]
+    Disk {
+        tables: String,
+        seeds: u32,
+        needed: u64,
+        free: u64,
+    },
+    /// The layers do not fit the memory a search has for them (their probes are random).
+    #[error("{tables} tables up to {seeds} seeds ({}) do not fit the memory available for them ({})", human_bytes(*needed), human_bytes(*available))]
+    Memory {
+        tables: String,
+        seeds: u32,
+        needed: u64,
+        available: u64,
+    },
+    /// Building the largest Oware layer needs more memory than is available.
+    #[error("building layer {seeds} of {tables} needs about {} of memory, {} is available", human_bytes(*needed), human_bytes(*available))]
+    BuildMemory {
+        tables: String,
+        seeds: u32,
+        needed: u64,
+        available: u64,
+    },
+    /// An Oware build longer than a solve starts by itself ([`AUTO_BUILD_SECONDS`]).
+    #[error("oware is solved from tables up to the {seeds} seeds on the board: {positions} positions to build, about {}; build them first with `{command}`", human_seconds(*seconds))]
+    LongBuild {
+        seeds: u32,
+        positions: u64,
+        seconds: f64,
+        command: String,
+    },
+    /// Oware cannot be searched without tables.
+    #[error("oware is solved from its tables; it cannot search without them")]
+    OwareWithoutTables,
+    /// More seeds on the board than tables index.
+    #[error("{seeds} seeds on the board: tables hold at most {limit}")]
+    TooManySeeds { seeds: u32, limit: u32 },
+}
+
 /// What the plan may use of the machine.
 struct Limits {
     disk: u64,
@@ -334,7 +377,7 @@ impl Planner<'_> {
     }
 
     /// Whether layers `0..=h` fit: what is missing the free disk, all of them the memory.
-    fn fits(&self, h: u32, limits: &Limits) -> Result<(), String> {
+    fn fits(&self, h: u32, limits: &Limits) -> Result<(), PlanError> {
         let name = self.kind.name();
         let missing = if h >= self.first_missing() {
             layers_bytes(self.kind, self.first_missing(), h)
@@ -342,25 +385,27 @@ impl Planner<'_> {
             0
         };
         if missing > limits.disk {
-            return Err(format!(
-                "{name} tables up to {h} seeds need {} more disk, {} is free (less a margin)",
-                human_bytes(missing),
-                human_bytes(limits.disk)
-            ));
+            return Err(PlanError::Disk {
+                tables: name,
+                seeds: h,
+                needed: missing,
+                free: limits.disk,
+            });
         }
         let total = layers_bytes(self.kind, 0, h);
         if total > limits.memory {
-            return Err(format!(
-                "{name} tables up to {h} seeds ({}) do not fit the memory available for them ({})",
-                human_bytes(total),
-                human_bytes(limits.memory)
-            ));
+            return Err(PlanError::Memory {
+                tables: name,
+                seeds: h,
+                needed: total,
+                available: limits.memory,
+            });
         }
         Ok(())
     }
 
     /// Oware: every layer up to the seeds on the board.
-    fn oware(&self) -> Result<TablePlan, String> {
+    fn oware(&self) -> Result<TablePlan, PlanError> {
         let (kind, seeds, machine) = (self.kind, self.seeds, self.machine);
         let p = self.plan(
             Some(seeds),
@@ -371,27 +416,27 @@ impl Planner<'_> {
         // The builder holds about a byte a position of the largest layer besides the maps.
         let needed = layer_positions(kind, seeds).saturating_mul(2);
         if p.build_positions > 0 && needed > machine.available_memory {
-            return Err(format!(
-                "building layer {seeds} of {} needs about {} of memory, {} is available",
-                kind.name(),
-                human_bytes(needed),
-                human_bytes(machine.available_memory)
-            ));
+            return Err(PlanError::BuildMemory {
+                tables: kind.name(),
+                seeds,
+                needed,
+                available: machine.available_memory,
+            });
         }
         if p.build_seconds > AUTO_BUILD_SECONDS {
-            return Err(format!(
-                "oware is solved from tables up to the {seeds} seeds on the board: {} positions to build, about {}; build them first with `{}`",
-                p.build_positions,
-                human_seconds(p.build_seconds),
-                build_command(kind, seeds)
-            ));
+            return Err(PlanError::LongBuild {
+                seeds,
+                positions: p.build_positions,
+                seconds: p.build_seconds,
+                command: build_command(kind, seeds),
+            });
         }
         Ok(p)
     }
 
     /// Kalah, the planner's choice: the horizon of least estimated build + search time among
     /// those that fit, or the largest present if larger.
-    fn kalah_auto(&self) -> Result<TablePlan, String> {
+    fn kalah_auto(&self) -> Result<TablePlan, PlanError> {
         let cap = self.seeds.min(granary_index::MAX_LAYER_SEEDS);
         let limits = self.limits();
         let mut best: Option<(f64, u32)> = None;
@@ -408,7 +453,11 @@ impl Planner<'_> {
             }
         }
         let Some((total, mut h)) = best else {
-            return Err(stopped.unwrap_or_else(|| "no tables fit".into()));
+            // Horizon 0 is always tried: no choice means it did not fit, and `stopped` says why.
+            let Some(why) = stopped else {
+                unreachable!("horizon 0 was tried")
+            };
+            return Err(why);
         };
         let mut reason = format!(
             "least estimated build + search time ({})",
@@ -436,7 +485,7 @@ impl Planner<'_> {
 /// `hash_mib`: the caller's hash size, if it chose one.
 ///
 /// # Errors
-/// A message (for [`crate::SolveError::NeedsTables`]) when the tables asked for or needed do not
+/// [`PlanError`] when the tables asked for or needed do not
 /// fit the machine or would take longer than a solve builds by itself.
 pub fn plan_solve(
     kind: TableKind,
@@ -446,7 +495,7 @@ pub fn plan_solve(
     hash_mib: Option<usize>,
     machine: &Machine,
     model: &CostModel,
-) -> Result<TablePlan, String> {
+) -> Result<TablePlan, PlanError> {
     let limit = granary_index::MAX_LAYER_SEEDS;
     let planner = Planner {
         kind,
@@ -457,12 +506,8 @@ pub fn plan_solve(
         model,
     };
     match (kind.game, choice) {
-        (Game::Oware { .. }, TableChoice::None) => {
-            Err("oware is solved from its tables; it cannot search without them".into())
-        }
-        (Game::Oware { .. }, _) if seeds > limit => Err(format!(
-            "{seeds} seeds on the board: tables hold at most {limit}"
-        )),
+        (Game::Oware { .. }, TableChoice::None) => Err(PlanError::OwareWithoutTables),
+        (Game::Oware { .. }, _) if seeds > limit => Err(PlanError::TooManySeeds { seeds, limit }),
         (Game::Oware { .. }, _) => planner.oware(),
         (Game::Kalah { .. }, TableChoice::None) => {
             Ok(planner.plan(None, None, "asked for no tables".into()))
@@ -764,7 +809,8 @@ mod tests {
             &CostModel::default(),
         )
         .unwrap_err();
-        assert!(err.contains("disk"), "{err}");
+        assert!(matches!(err, PlanError::Disk { .. }), "{err}");
+        assert!(err.to_string().contains("disk"), "{err}");
         // Little memory: the tables fit it.
         let m = machine(BIG, 3 << 30);
         let p = plan_solve(
@@ -816,8 +862,10 @@ mod tests {
             &CostModel::default(),
         )
         .unwrap_err();
+        assert!(matches!(err, PlanError::LongBuild { .. }), "{err}");
         assert!(
-            err.contains("granary build oware --pits 5 --rules awari --max-seeds 40"),
+            err.to_string()
+                .contains("granary build oware --pits 5 --rules awari --max-seeds 40"),
             "{err}"
         );
         // ... unless they are present.
@@ -845,7 +893,8 @@ mod tests {
             &CostModel::default(),
         )
         .unwrap_err();
-        assert!(err.contains("disk"), "{err}");
+        assert!(matches!(err, PlanError::Disk { .. }), "{err}");
+        assert!(err.to_string().contains("disk"), "{err}");
         assert!(
             plan_solve(
                 k,
