@@ -250,25 +250,15 @@ fn solve_with<P: PitCount>(
 /// position, that asks the kernel for huge pages (the passes touch many blocks at once: with
 /// the 4 KiB pages of a file map, most of those touches would miss the TLB). The last pass
 /// copies it to the file in final order.
-struct Working {
-    map: memmap2::MmapRaw,
-    len: usize,
-}
+struct Working(granary_tables::AnonAtomics<AtomicI8>);
 
 impl Working {
     fn new(len: usize) -> std::io::Result<Working> {
-        Ok(Working {
-            map: memmap2::MmapRaw::from(granary_tables::huge_anon(len)?),
-            len,
-        })
+        Ok(Working(granary_tables::AnonAtomics::new(len)?))
     }
 
     fn entries(&self) -> &[AtomicI8] {
-        // SAFETY: the mapping is at least `len` bytes, zeroed by the kernel, writable
-        // (`as_mut_ptr` of a raw mapping, made for shared mutable access) and lives as long as
-        // `self`. `AtomicI8` has the size and alignment of a byte and any bit pattern is valid;
-        // the memory is only ever accessed through these atomics.
-        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<AtomicI8>(), self.len) }
+        self.0.cells()
     }
 }
 

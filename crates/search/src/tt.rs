@@ -31,6 +31,7 @@
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 use granary_rules::Board;
+use granary_tables::AnonAtomics;
 
 /// What the table knows of a position: `lower <= value <= upper`, and a best move.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -77,8 +78,7 @@ impl Entry {
 /// probes it at random, so 4 KiB pages would cost a TLB miss a probe).
 #[derive(Debug)]
 pub struct TranspositionTable {
-    map: memmap2::MmapRaw,
-    len: usize,
+    buckets: AnonAtomics<Bucket>,
     /// Words a slot: 2 (narrow) or 4 (wide).
     slot_words: usize,
 }
@@ -105,6 +105,10 @@ pub fn hash(board: Board) -> u64 {
 #[repr(C, align(64))]
 struct Bucket([AtomicU64; 8]);
 
+// SAFETY: eight `AtomicU64` in a `repr(C)` struct aligned to 64 bytes (less than a page): every
+// bit pattern is valid and the table reads and writes them only atomically.
+unsafe impl granary_tables::AtomicCells for Bucket {}
+
 impl TranspositionTable {
     /// A table of about `megabytes` MiB (at least one bucket) for boards of `lanes` byte lanes
     /// (two a pit): narrow slots up to [`NARROW_LANES`], wide ones beyond.
@@ -113,11 +117,8 @@ impl TranspositionTable {
     /// If the system cannot map that much anonymous memory.
     pub fn new(megabytes: usize, lanes: usize) -> std::io::Result<TranspositionTable> {
         let len = ((megabytes << 20) / BUCKET_BYTES).max(1);
-        let map = granary_tables::huge_anon(len * BUCKET_BYTES)?;
-        let map = memmap2::MmapRaw::from(map);
         Ok(TranspositionTable {
-            map,
-            len,
+            buckets: AnonAtomics::new(len)?,
             slot_words: if lanes <= NARROW_LANES { 2 } else { 4 },
         })
     }
@@ -125,20 +126,16 @@ impl TranspositionTable {
     /// Positions the table can hold.
     #[must_use]
     pub fn capacity(&self) -> usize {
-        self.len * 8 / self.slot_words
+        self.buckets.len() * 8 / self.slot_words
     }
 
+    #[inline]
     fn buckets(&self) -> &[Bucket] {
-        // SAFETY: the mapping is `len * 64` bytes, page-aligned (so aligned for a 64-byte
-        // bucket), zeroed by the kernel, writable (`as_mut_ptr` of a raw mapping, made for
-        // shared mutable access) and lives as long as `self`. A bucket is eight `AtomicU64`
-        // with any bit pattern valid, and the memory is only ever accessed through these
-        // atomics, so shared references from several threads are sound.
-        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<Bucket>(), self.len) }
+        self.buckets.cells()
     }
 
     fn bucket(&self, hash: u64) -> &Bucket {
-        let i = ((u128::from(hash) * self.len as u128) >> 64) as usize;
+        let i = ((u128::from(hash) * self.buckets.len() as u128) >> 64) as usize;
         &self.buckets()[i]
     }
 

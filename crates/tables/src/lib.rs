@@ -6,11 +6,13 @@
 //! - [`set`]: the layers of one variant in a directory, opened lazily, and value lookups;
 //! - [`probe`]: values of positions and moves with stores, as `query` and the solver read them;
 //! - [`verify`]: re-checking a file: values in range, a sample against its children;
-//! - [`error`]: what can be wrong with a table, each error naming the file.
+//! - [`error`]: what can be wrong with a table, each error naming the file;
+//! - [`anon`]: anonymous memory shared by threads as atomics (layers being built, hash tables).
 //!
 //! An entry is the best net score of the seeds still on the board for the player to move, in
 //! `-n..=n` for a layer of `n` seeds; endless play is worth 0 (`docs/table-format.md`).
 
+pub mod anon;
 pub mod error;
 pub mod format;
 pub mod layer;
@@ -19,6 +21,7 @@ pub mod set;
 pub mod verify;
 pub mod writer;
 
+pub use anon::{AnonAtomics, AtomicCells};
 pub use error::TableError;
 pub use format::{Header, TableKind};
 pub use layer::{Layer, huge_anon, prefetch};

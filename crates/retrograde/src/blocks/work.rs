@@ -16,6 +16,8 @@ use std::os::unix::fs::FileExt;
 use std::path::PathBuf;
 use std::sync::atomic::AtomicU8;
 
+use granary_tables::AnonAtomics;
+
 use super::plan::BlockPlan;
 use super::scratch::{Scratch, ScratchError, at};
 
@@ -23,8 +25,7 @@ use super::scratch::{Scratch, ScratchError, at};
 /// has several.
 #[derive(Debug)]
 pub(crate) struct WorkBytes {
-    map: memmap2::MmapRaw,
-    len: usize,
+    cells: AnonAtomics<AtomicU8>,
     /// The file and the rank (position) of its first byte.
     file: Option<(File, PathBuf, u64)>,
 }
@@ -38,8 +39,7 @@ impl WorkBytes {
         scratch: &mut Scratch,
     ) -> Result<WorkBytes, WorkError> {
         let len = plan.block.min(plan.size) as usize;
-        let map =
-            memmap2::MmapRaw::from(granary_tables::huge_anon(len).map_err(WorkError::Memory)?);
+        let cells = AnonAtomics::new(len).map_err(WorkError::Memory)?;
         let file = if owned.len() > 1 {
             let span = plan.span(owned);
             let (file, path) = scratch
@@ -51,16 +51,12 @@ impl WorkBytes {
         } else {
             None
         };
-        Ok(WorkBytes { map, len, file })
+        Ok(WorkBytes { cells, file })
     }
 
     /// The loaded block's work bytes (its first `len` are the block's).
     pub(crate) fn entries(&self) -> &[AtomicU8] {
-        // SAFETY: the mapping is `len` bytes, zeroed by the kernel, writable (`as_mut_ptr` of a
-        // raw mapping, made for shared mutable access) and lives as long as `self`. `AtomicU8`
-        // has the size and alignment of a byte and any bit pattern is valid; the memory is only
-        // accessed through these atomics while shared (`bytes_mut` needs `&mut self`).
-        unsafe { std::slice::from_raw_parts(self.map.as_mut_ptr().cast::<AtomicU8>(), self.len) }
+        self.cells.cells()
     }
 
     /// Loads block `b` from the file (nothing to do with a single block).
@@ -70,9 +66,9 @@ impl WorkBytes {
         let Some((file, path, base)) = &self.file else {
             return Ok(());
         };
-        // SAFETY: the first `n <= len` bytes of the mapping (as in `entries`); `&mut self` means
-        // no view of them from `entries` is alive.
-        let bytes = unsafe { std::slice::from_raw_parts_mut(self.map.as_mut_ptr(), n) };
+        // SAFETY: the first `n <= len` bytes of the mapping, writable (`as_mut_ptr` of a raw
+        // mapping); `&mut self` means no view of them from `entries` is alive.
+        let bytes = unsafe { std::slice::from_raw_parts_mut(self.cells.raw().as_mut_ptr(), n) };
         file.read_exact_at(bytes, range.start - base)
             .map_err(at(path))
     }
@@ -86,7 +82,7 @@ impl WorkBytes {
         };
         // SAFETY: the first `n <= len` bytes of the mapping, read while no thread writes them
         // (the passes over the block are finished when a block is saved).
-        let bytes = unsafe { std::slice::from_raw_parts(self.map.as_ptr(), n) };
+        let bytes = unsafe { std::slice::from_raw_parts(self.cells.raw().as_ptr(), n) };
         file.write_all_at(bytes, range.start - base)
             .map_err(at(path))
     }
