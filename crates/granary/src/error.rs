@@ -43,12 +43,12 @@ pub enum InputError {
 /// A build that cannot start or did not finish. Layers finished before the error are kept.
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
+    /// The builder stopped: a table file, threads, memory, a scratch file, the ranks of a
+    /// distributed build ([`granary_retrograde::BuildError`]).
     #[error(transparent)]
-    Table(#[from] TableError),
-    #[error("--threads: {0}")]
-    Threads(String),
+    Builder(#[from] granary_retrograde::BuildError),
     #[error(
-        "{}: tables up to {seeds} seeds need {} more on disk, {} is free: free space, or use a smaller --max-seeds or another --dir",
+        "{}: tables up to {seeds} seeds need {} more on disk, {} is free: free space, or build fewer seeds or into another directory",
         dir.display(), crate::units::human_bytes(*needed), crate::units::human_bytes(*available)
     )]
     Disk {
@@ -57,28 +57,13 @@ pub enum BuildError {
         needed: u64,
         available: u64,
     },
-    #[error("--max-seeds {0}: tables hold at most {max} seeds on the board", max = granary_index::MAX_LAYER_SEEDS)]
+    #[error("tables up to {0} seeds asked for: tables hold at most {max} seeds on the board", max = granary_index::MAX_LAYER_SEEDS)]
     TooManySeeds(u32),
-    #[error(
-        "no memory for the layer being built ({0}): close other programs, or build fewer seeds"
-    )]
-    Memory(std::io::Error),
-    #[error("{0}: free disk space, or give the build more --memory (fewer scratch files)")]
-    Scratch(granary_retrograde::blocks::ScratchError),
-    /// The ranks of a distributed build do not see the same table directory.
-    #[error("{}: some ranks of the build see this layer and others do not: put the table directory on a filesystem every rank shares", path.display())]
-    Ranks { path: PathBuf },
 }
 
-impl From<granary_retrograde::BuildError> for BuildError {
-    fn from(err: granary_retrograde::BuildError) -> Self {
-        match err {
-            granary_retrograde::BuildError::Table(e) => BuildError::Table(e),
-            granary_retrograde::BuildError::Threads(e) => BuildError::Threads(e),
-            granary_retrograde::BuildError::Memory(e) => BuildError::Memory(e),
-            granary_retrograde::BuildError::Scratch(e) => BuildError::Scratch(e),
-            granary_retrograde::BuildError::Ranks { path } => BuildError::Ranks { path },
-        }
+impl From<TableError> for BuildError {
+    fn from(err: TableError) -> Self {
+        BuildError::Builder(err.into())
     }
 }
 

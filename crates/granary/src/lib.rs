@@ -98,6 +98,10 @@ pub mod units;
 pub use build::{BuildReport, build, build_on};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
+/// The most seeds on the board a table layer holds.
+pub use granary_index::MAX_LAYER_SEEDS;
+/// The builder's own errors, within [`BuildError::Builder`].
+pub use granary_retrograde::BuildError as BuilderError;
 pub use granary_retrograde::{Peers, Solo, Traffic};
 pub use journal::{JournalSettings, JournalSummary};
 pub use machine::Machine;

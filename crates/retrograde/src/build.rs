@@ -19,12 +19,17 @@ use crate::report::{BuildObserver, LayerReport};
 pub enum BuildError {
     #[error(transparent)]
     Table(#[from] TableError),
-    #[error("--threads: {0}")]
+    /// The worker threads asked for cannot be had.
+    #[error("threads: {0}")]
     Threads(String),
-    #[error("no memory for the layer being built: {0}")]
+    #[error(
+        "no memory for the layer being built ({0}): close other programs, or build fewer seeds"
+    )]
     Memory(std::io::Error),
     /// A scratch file of a build in blocks (a full disk, most likely).
-    #[error("scratch file of the build: {0}")]
+    #[error(
+        "scratch file of the build: {0}: free disk space, or give the build more memory (fewer scratch files)"
+    )]
     Scratch(#[from] ScratchError),
     /// The ranks of a distributed build disagree on whether a layer exists.
     #[error("{}: some ranks of the build see this layer and others do not: every rank must see the table directory through a shared filesystem", path.display())]
