@@ -47,6 +47,7 @@ fn same_bytes(kind: TableKind, max: u32, budgets: &[(u64, usize)]) {
 }
 
 #[test]
+#[ignore = "slow (about 2 minutes on 2 cores): .ci/run runs it, or cargo test -- --ignored"]
 fn awari_in_blocks_writes_the_same_files() {
     let kind = TableKind {
         game: Game::Oware {
@@ -62,6 +63,7 @@ fn awari_in_blocks_writes_the_same_files() {
 }
 
 #[test]
+#[ignore = "slow (about 2 minutes on 2 cores): .ci/run runs it, or cargo test -- --ignored"]
 fn kalah_in_blocks_writes_the_same_files() {
     let kind = TableKind {
         game: Game::Kalah {

@@ -118,6 +118,7 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
 }
 
 #[test]
+#[ignore = "slow (about 40 s on 2 cores): .ci/run runs it, or cargo test -- --ignored"]
 fn awari_on_ranks_writes_the_same_files() {
     let kind = TableKind {
         game: Game::Oware {
@@ -130,6 +131,7 @@ fn awari_on_ranks_writes_the_same_files() {
 }
 
 #[test]
+#[ignore = "slow (about 40 s on 2 cores): .ci/run runs it, or cargo test -- --ignored"]
 fn abapa_on_ranks_writes_the_same_files() {
     let kind = TableKind {
         game: Game::Oware {
@@ -141,6 +143,7 @@ fn abapa_on_ranks_writes_the_same_files() {
 }
 
 #[test]
+#[ignore = "slow (about 40 s on 2 cores): .ci/run runs it, or cargo test -- --ignored"]
 fn kalah_on_ranks_writes_the_same_files() {
     for capture in [Capture::Standard, Capture::Empty] {
         let kind = TableKind {
