@@ -6,7 +6,7 @@ use crate::args::InfoArgs;
 use crate::error::CliResult;
 
 pub fn run(args: &InfoArgs) -> CliResult {
-    let tablebase = args.dir.tablebase();
+    let tablebase = args.dir.existing_tablebase()?;
     let mut by_dir: BTreeMap<String, Vec<std::path::PathBuf>> = BTreeMap::new();
     for path in tablebase.table_files()? {
         let name = path
@@ -15,6 +15,12 @@ pub fn run(args: &InfoArgs) -> CliResult {
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         by_dir.entry(name).or_default().push(path);
+    }
+    if by_dir.is_empty() {
+        println!(
+            "no tables in {}: build some with `granary build`",
+            tablebase.root().display()
+        );
     }
     for (name, files) in by_dir {
         println!("{name}");

@@ -4,13 +4,7 @@ use crate::args::VerifyArgs;
 use crate::error::{CliError, CliResult};
 
 pub fn run(args: &VerifyArgs) -> CliResult {
-    let tablebase = args.dir.tablebase();
-    if !tablebase.root().is_dir() {
-        return Err(CliError(format!(
-            "{}: no such table directory",
-            tablebase.root().display()
-        )));
-    }
+    let tablebase = args.dir.existing_tablebase()?;
     let checks = tablebase.verify(args.sample, |check| match &check.result {
         Ok(c) => println!(
             "ok   {} ({} entries, {} re-checked)",

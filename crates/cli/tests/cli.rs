@@ -148,3 +148,38 @@ fn variants_lists_every_option_with_its_default() {
         serde_json::json!(["abapa", "awari"])
     );
 }
+
+#[test]
+fn counts_are_refused_in_words() {
+    for args in [
+        &["solve", "kalah", "--seeds", "-3"][..],
+        &["solve", "kalah", "--seeds=-3"],
+        &["show", "kalah", "--pits=-1"],
+        &["build", "kalah", "--max-seeds", "-2"],
+    ] {
+        let err = error(args);
+        assert!(
+            err.contains("is negative: give a count, 0 or more"),
+            "{args:?}: {err}"
+        );
+        assert!(!err.contains("tip") && !err.contains("4294967295"), "{err}");
+    }
+    let err = error(&["show", "kalah", "--seeds", "x"]);
+    assert!(err.contains("`x` is not a count"), "{err}");
+    let err = error(&["show", "kalah", "--seeds", "99999999999"]);
+    assert!(err.contains("far too large"), "{err}");
+}
+
+#[test]
+fn info_and_verify_word_a_missing_directory_alike_and_info_says_when_it_is_empty() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("missing");
+    let missing = missing.to_str().unwrap();
+    let info = error(&["info", "--dir", missing]);
+    let verify = error(&["verify", "--dir", missing]);
+    assert_eq!(info, verify);
+    assert!(info.contains("no such table directory"), "{info}");
+    let empty = tmp.path().to_str().unwrap();
+    let out = ok(&["info", "--dir", empty]);
+    assert!(out.contains("no tables in"), "{out}");
+}

@@ -5,7 +5,7 @@ mod settings;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use settings::parse_size;
+use settings::{parse_count, parse_size};
 
 #[derive(Parser, Debug)]
 #[command(name = "granary", version, about = "Perfect play for mancala games")]
@@ -92,7 +92,7 @@ pub struct GameArgs {
     /// The game.
     pub game: GameName,
     /// Pits a side, 1 to 8 [default: 6, or the position's].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_count::<usize>)]
     pub pits: Option<usize>,
     /// Rule set: kalah `empty` (default) or `standard` capture; oware `abapa` (default) or `awari`;
     /// bao `kiswahili` (default), `kujifunza` or `malawi`.
@@ -118,7 +118,7 @@ pub struct VariantArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Seeds a pit at the start (kalah, oware) [default: 4].
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_count::<u32>)]
     pub seeds: Option<u32>,
     /// Start from this position instead: `S1,..,Sm/N1,..,Nm [SS-NS] [S|N]` (bao: see docs/notation.md).
     #[arg(long, allow_hyphen_values = true)]
@@ -138,7 +138,7 @@ pub struct DirArgs {
 pub struct TableArgs {
     /// Kalah: use (and build if missing) tables up to this many seeds on the board
     /// [default: the largest present, or what the planner picks for the game and the machine].
-    #[arg(long, conflicts_with = "no_tables")]
+    #[arg(long, conflicts_with = "no_tables", allow_hyphen_values = true, value_parser = parse_count::<u32>)]
     pub table_seeds: Option<u32>,
     /// Kalah: search without tables.
     #[arg(long)]
@@ -164,7 +164,7 @@ pub struct BuildArgs {
     #[command(flatten)]
     pub game: GameArgs,
     /// Build layers 0..=N (seeds on the board).
-    #[arg(long)]
+    #[arg(long, allow_hyphen_values = true, value_parser = parse_count::<u32>)]
     pub max_seeds: u32,
     #[command(flatten)]
     pub dir: DirArgs,

@@ -16,6 +16,20 @@ impl DirArgs {
                 .unwrap_or_else(granary::tablebase::default_dir),
         )
     }
+
+    /// The tables of a directory that must exist (commands that read what is there: `info`,
+    /// `verify`); a missing one is the same one-line error for each.
+    pub fn existing_tablebase(&self) -> Result<granary::Tablebase, crate::error::CliError> {
+        let tablebase = self.tablebase();
+        if tablebase.root().is_dir() {
+            Ok(tablebase)
+        } else {
+            Err(crate::error::CliError(format!(
+                "{}: no such table directory: give --dir the directory you built tables into",
+                tablebase.root().display()
+            )))
+        }
+    }
 }
 
 impl TableArgs {
@@ -36,6 +50,19 @@ impl TableArgs {
             in_memory: self.tables_in_memory,
         }
     }
+}
+
+/// A count (pits, seeds): digits; a negative number or garbage is refused in words, not with
+/// clap's tip to write `-- -3` or the range of the integer type.
+pub fn parse_count<T: TryFrom<u64>>(text: &str) -> Result<T, String> {
+    let t = text.trim();
+    if t.starts_with('-') && t[1..].chars().all(|c| c.is_ascii_digit()) && t.len() > 1 {
+        return Err(format!("{t} is negative: give a count, 0 or more"));
+    }
+    let n: u64 = t
+        .parse()
+        .map_err(|_| format!("`{t}` is not a count: give digits, e.g. 4"))?;
+    T::try_from(n).map_err(|_| format!("{n} is far too large"))
 }
 
 /// A size in bytes: digits, then optionally `K`, `M`, `G` or `T` (powers of 1024; a trailing
