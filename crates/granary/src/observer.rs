@@ -1,10 +1,15 @@
 //! Progress of long work, as events a front end maps to what it shows (bars and lines in the
 //! CLI, JSON events in a server). The library itself prints nothing.
 
+use serde::Serialize;
+
 use crate::plan::TablePlan;
 
-/// One step of long work.
-#[derive(Clone, Copy, Debug)]
+/// One step of long work. As JSON (`Serialize`), an object whose `event` field names the
+/// variant in snake case (`planned`, `layer_started`, `bounds`, ...) beside the variant's
+/// fields (a plan's fields for `planned`).
+#[derive(Clone, Copy, Debug, Serialize)]
+#[serde(tag = "event", rename_all = "snake_case")]
 pub enum Event<'a> {
     /// Tables were planned for a solve: what is used, what will be built, and why.
     Planned(&'a TablePlan),
@@ -25,6 +30,7 @@ pub enum Event<'a> {
         seeds: u32,
         positions: u64,
         seconds: Option<f64>,
+        #[serde(skip)]
         traffic: Option<crate::Traffic>,
     },
     /// A pass of MTD(f) on root move `pit`: its value lies in `lower..=upper`. `nodes` and
@@ -104,5 +110,72 @@ impl granary_retrograde::BuildObserver for BuildEvents<'_> {
             seconds: r.seconds,
             traffic: r.traffic,
         });
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_serialise_with_their_kind() {
+        let plan = crate::plan::plan_solve(
+            crate::table_kind(
+                granary_rules::Variant::new(
+                    granary_rules::Game::Kalah {
+                        capture: granary_rules::Capture::Empty,
+                        sweep: granary_rules::Sweep::Owner,
+                    },
+                    4,
+                    3,
+                )
+                .unwrap(),
+            ),
+            24,
+            None,
+            crate::plan::TableChoice::Seeds(8),
+            None,
+            &crate::Machine {
+                memory: 1 << 34,
+                available_memory: 1 << 34,
+                free_disk: 1 << 40,
+                cores: 2,
+            },
+            &crate::plan::CostModel::default(),
+        )
+        .unwrap();
+        let events = [
+            Event::Planned(&plan),
+            Event::LayerStarted {
+                kind: "kalah-4-empty-owner",
+                seeds: 3,
+                positions: 10,
+            },
+            Event::Bounds {
+                pit: 2,
+                lower: -4,
+                upper: 8,
+                nodes: 99,
+                seconds: 0.5,
+            },
+            Event::Tick {
+                seconds: 60.0,
+                nodes: 1,
+                journal: Some((160, 1)),
+            },
+        ];
+        let kinds: Vec<String> = events
+            .iter()
+            .map(|e| {
+                serde_json::to_value(e).unwrap()["event"]
+                    .as_str()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect();
+        assert_eq!(kinds, ["planned", "layer_started", "bounds", "tick"]);
+        let planned = serde_json::to_value(events[0]).unwrap();
+        assert_eq!(planned["horizon"], 8);
+        assert_eq!(serde_json::to_value(events[2]).unwrap()["upper"], 8);
     }
 }

@@ -152,56 +152,21 @@ impl granary::Observer for Progress {
         let Some(callback) = &self.0 else {
             return;
         };
-        let (kind, data) = match event {
-            Event::Planned(plan) => ("planned", serde_json::json!({ "plan": plan.describe() })),
-            Event::LayerStarted {
-                kind,
-                seeds,
-                positions,
-            } => (
-                "layer_started",
-                serde_json::json!({ "tables": kind, "seeds": seeds, "positions": positions }),
-            ),
-            Event::LayerDone {
-                kind,
-                seeds,
-                positions,
-                seconds,
-                ..
-            } => (
-                "layer_done",
-                serde_json::json!({ "tables": kind, "seeds": seeds, "positions": positions, "seconds": seconds }),
-            ),
-            Event::Bounds {
-                pit,
-                lower,
-                upper,
-                nodes,
-                seconds,
-            } => (
-                "bounds",
-                serde_json::json!({ "pit": pit, "lower": lower, "upper": upper, "nodes": nodes, "seconds": seconds }),
-            ),
-            Event::Settled {
-                pit,
-                value,
-                exact,
-                nodes,
-                seconds,
-            } => (
-                "settled",
-                serde_json::json!({ "pit": pit, "value": value, "exact": exact, "nodes": nodes, "seconds": seconds }),
-            ),
-            Event::Tick {
-                seconds,
-                nodes,
-                journal,
-            } => (
-                "tick",
-                serde_json::json!({ "seconds": seconds, "nodes": nodes, "journal_bytes": journal.map(|j| j.0), "journal_records": journal.map(|j| j.1) }),
-            ),
-            Event::Advanced { .. } | Event::Phase { .. } | Event::Depth { .. } => return,
+        if matches!(
+            event,
+            Event::Advanced { .. } | Event::Phase { .. } | Event::Depth { .. }
+        ) {
+            return;
+        }
+        // The library's own JSON of the event: its `event` field is the kind, the rest the data.
+        let Ok(serde_json::Value::Object(mut data)) = serde_json::to_value(event) else {
+            return;
         };
+        let kind = match data.remove("event") {
+            Some(serde_json::Value::String(kind)) => kind,
+            _ => return,
+        };
+        let data = serde_json::Value::Object(data);
         Python::attach(|py| {
             // A callback that raises is reported by Python and otherwise ignored: the work
             // goes on.

@@ -44,8 +44,9 @@ __all__ = [
 ]
 
 Progress = Callable[[str, dict], None]
-"""A progress callback: ``(kind, data)`` with kind ``planned``, ``layer_started``,
-``layer_done``, ``bounds`` or ``settled``."""
+"""A progress callback: ``(kind, data)`` with kind ``planned`` (data: the table plan's fields),
+``layer_started``, ``layer_done``, ``bounds``, ``settled`` or ``tick`` (a long search's report
+every minute), data the event's fields as the library names them."""
 
 _OPTIONS = ("pits", "seeds", "rules", "sweep", "nyumba", "takasia", "tax")
 
