@@ -41,6 +41,26 @@ impl ApiError {
     fn bad(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
+
+    /// The message with the server's table directory taken out of its paths: a client sees
+    /// `kalah-6-empty-owner/layer-048.tbl`, never where the server keeps its files.
+    fn within(mut self, root: &std::path::Path) -> ApiError {
+        let mut roots = vec![root.to_path_buf()];
+        if let Ok(canonical) = root.canonicalize() {
+            roots.push(canonical);
+        }
+        for r in roots {
+            let r = r.display().to_string();
+            if r.is_empty() {
+                continue;
+            }
+            self.message = self
+                .message
+                .replace(&format!("{r}/"), "")
+                .replace(&r, "the table directory");
+        }
+        self
+    }
 }
 
 impl IntoResponse for ApiError {
@@ -139,7 +159,7 @@ async fn blocking<T: serde::Serialize + Send + 'static>(
             "internal error while answering",
         )),
         Ok(Ok(result)) => {
-            let value = result?;
+            let value = result.map_err(|e| e.within(state.tablebase.root()))?;
             serde_json::to_value(value)
                 .map(Json)
                 .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
