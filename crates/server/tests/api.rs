@@ -181,7 +181,10 @@ fn answers_agree_with_the_library() {
         !error.contains(&*root.to_string_lossy()) && !error.contains("/tmp"),
         "{error}"
     );
-    assert!(error.contains("kalah-6-standard-owner/layer-048.tbl"), "{error}");
+    assert!(
+        error.contains("kalah-6-standard-owner/layer-048.tbl"),
+        "{error}"
+    );
 }
 
 #[test]
