@@ -146,7 +146,7 @@ fn a_wrong_record_fails_the_recheck() {
     args.extend(["--seeds", "2"]);
     args[5] = "10";
     json(&args);
-    // Flip the bounds of every record to a value of the wrong parity range: re-written records
+    // Lower every exact record by two (the same parity, a false value): re-written records
     // with good checksums but false claims (a journal from a broken solver).
     let bytes = std::fs::read(&path).unwrap();
     let mut out = bytes[..128].to_vec();

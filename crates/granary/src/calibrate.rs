@@ -120,9 +120,11 @@ pub fn calibrate(threads: Option<usize>, observer: &dyn Observer) -> Result<Cali
         ..Setup::default()
     }
     .mancala(GameName::Kalah, None)?;
+    // Planned with the defaults, whatever model is saved (it may be the one being replaced).
     let settings = Settings {
         tables: TableChoice::Seeds(KALAH_LAYERS),
         threads,
+        cost_model: Some(CostModel::default()),
         ..Settings::default()
     };
     let report = crate::solve::solve(&tablebase, &game, &settings, &())?;

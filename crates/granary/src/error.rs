@@ -67,6 +67,64 @@ impl From<TableError> for BuildError {
     }
 }
 
+/// Why no plan fits the request.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// The missing layers need more disk than is free (less the disk margin).
+    #[error("{tables} tables up to {seeds} seeds need {} more disk, {} is free (less a margin)", crate::units::human_bytes(*needed), crate::units::human_bytes(*free))]
+    Disk {
+        tables: String,
+        seeds: u32,
+        needed: u64,
+        free: u64,
+    },
+    /// The layers do not fit the memory a search has for them (their probes are random).
+    #[error("{tables} tables up to {seeds} seeds ({}) do not fit the memory available for them ({})", crate::units::human_bytes(*needed), crate::units::human_bytes(*available))]
+    Memory {
+        tables: String,
+        seeds: u32,
+        needed: u64,
+        available: u64,
+    },
+    /// Building the largest Oware layer needs more memory than is available.
+    #[error("building layer {seeds} of {tables} needs about {} of memory, {} is available", crate::units::human_bytes(*needed), crate::units::human_bytes(*available))]
+    BuildMemory {
+        tables: String,
+        seeds: u32,
+        needed: u64,
+        available: u64,
+    },
+    /// An Oware build longer than a solve starts by itself (`AUTO_BUILD_SECONDS`).
+    #[error("oware is solved from tables up to the {seeds} seeds on the board: {positions} positions to build, about {}; build them first with `{command}`", crate::units::human_seconds(*seconds))]
+    LongBuild {
+        seeds: u32,
+        positions: u64,
+        seconds: f64,
+        command: String,
+    },
+    /// Oware cannot be searched without tables.
+    #[error("oware is solved from its tables; it cannot search without them")]
+    OwareWithoutTables,
+    /// More seeds on the board than tables index.
+    #[error("{seeds} seeds on the board: tables hold at most {limit}")]
+    TooManySeeds { seeds: u32, limit: u32 },
+}
+
+/// Why a saved cost model cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+pub enum CostModelError {
+    #[error("{}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{}: not a cost model ({reason}): run `granary calibrate` again", path.display())]
+    Bad { path: PathBuf, reason: String },
+    #[error("no place for the cost model: set $GRANARY_COST_MODEL or $HOME")]
+    NoPlace,
+}
+
 /// A solve or query that cannot be answered as asked.
 #[derive(Debug, thiserror::Error)]
 pub enum SolveError {
@@ -80,10 +138,10 @@ pub enum SolveError {
     NeedsTables(String),
     /// No tables fit the request on this machine.
     #[error(transparent)]
-    Plan(#[from] crate::plan::PlanError),
+    Plan(#[from] PlanError),
     /// A saved cost model that cannot be read.
     #[error(transparent)]
-    CostModel(#[from] crate::plan::CostModelError),
+    CostModel(#[from] CostModelError),
     #[error(
         "tables are inconsistent: the position is worth {value} but its best move {best}; run `granary verify`"
     )]

@@ -147,6 +147,7 @@ impl Tablebase {
             journal: None,
             tick_seconds: None,
             in_memory: None,
+            cost_model: None,
         };
         let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())?;
         let solution = crate::solve::Oracle::new(&prepared)?.solve(pos, true, &())?;

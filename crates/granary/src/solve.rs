@@ -42,6 +42,9 @@ pub struct Settings {
     /// Copy the tables into the search's own memory (`Some(true)`) or keep them mapped
     /// (`Some(false)`); default: the planner's choice ([`TablePlan::resident`]).
     pub in_memory: Option<bool>,
+    /// The cost model to plan with (default: the one saved by `granary calibrate`, else the
+    /// defaults: [`crate::plan::CostModel::load`]).
+    pub cost_model: Option<crate::plan::CostModel>,
 }
 
 /// Tables ready for a variant: planned, and built where missing.
@@ -71,7 +74,10 @@ pub fn plan(
     }
     let kind = crate::table_kind(variant);
     let machine = Machine::detect(tablebase.root());
-    let model = crate::plan::CostModel::load()?;
+    let model = match &settings.cost_model {
+        Some(model) => model.clone(),
+        None => crate::plan::CostModel::load()?,
+    };
     plan_solve(
         kind,
         seeds,
@@ -195,13 +201,20 @@ impl<'t> Oracle<'t> {
 
     /// Records this oracle's searches in `opened`'s journal and loads its bounds; the number of
     /// positions loaded. Oware oracles read tables and keep no journal.
-    pub(crate) fn attach(&mut self, opened: &crate::journal::Opened) -> usize {
+    ///
+    /// # Errors
+    /// A journal whose records no position of the game can have.
+    pub(crate) fn attach(
+        &mut self,
+        opened: &crate::journal::Opened,
+    ) -> Result<usize, granary_search::JournalError> {
         match self {
             Oracle::Search(solver) => {
+                let loaded = solver.load_journal(&opened.contents)?;
                 solver.set_journal(opened.journal.clone(), opened.min_nodes);
-                solver.load_journal(&opened.contents)
+                Ok(loaded)
             }
-            Oracle::Tables(..) => 0,
+            Oracle::Tables(..) => Ok(0),
         }
     }
 
@@ -327,7 +340,10 @@ pub fn solve(
         }
         let prepared = prepare(tablebase, variant, seeds, settings, observer)?;
         let mut oracle = Oracle::new(&prepared)?;
-        let loaded = opened.as_ref().map_or(0, |o| oracle.attach(o));
+        let loaded = match &opened {
+            Some(o) => oracle.attach(o).map_err(SolveError::from)?,
+            None => 0,
+        };
         let solution = match &oracle {
             Oracle::Search(solver) => crate::journal::with_ticks(
                 solver.as_ref(),

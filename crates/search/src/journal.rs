@@ -172,6 +172,15 @@ pub enum JournalError {
     Damaged { path: PathBuf, offset: u64 },
     #[error("the journal's binding is {len} bytes, at most {MAX_BINDING} fit")]
     Binding { len: usize },
+    #[error("{}: another granary solve has this journal open: let it finish or stop it first", path.display())]
+    Busy { path: PathBuf },
+    #[error("{}: an earlier write failed; the journal keeps what it held before it", path.display())]
+    Closed { path: PathBuf },
+    /// Records that cannot be true of any position of this game: another game's, or damaged.
+    #[error(
+        "the journal holds impossible bounds ({0}): it is not this game's, or damaged; move it aside"
+    )]
+    Impossible(String),
 }
 
 /// A proven bound from the journal.
@@ -240,7 +249,9 @@ impl Contents {
 #[derive(Debug)]
 pub struct Journal {
     path: PathBuf,
-    file: Mutex<File>,
+    /// The file, locked against other processes while open; `None` once a write failed (the
+    /// file is cut back to its last whole record and takes no more).
+    file: Mutex<Option<File>>,
     bytes: AtomicU64,
     records: AtomicU64,
 }
@@ -398,6 +409,10 @@ impl Journal {
             .create(true)
             .open(path)
             .map_err(io(path))?;
+        // One solve a journal: a second process appending would interleave its records.
+        file.try_lock().map_err(|_| JournalError::Busy {
+            path: path.to_path_buf(),
+        })?;
         let mut data = Vec::new();
         file.read_to_end(&mut data).map_err(io(path))?;
         let contents = if data.is_empty() {
@@ -416,7 +431,7 @@ impl Journal {
         };
         let journal = Journal {
             path: path.to_path_buf(),
-            file: Mutex::new(file),
+            file: Mutex::new(Some(file)),
             bytes: AtomicU64::new(contents.bytes),
             records: AtomicU64::new((contents.bytes - HEADER_LEN as u64) / RECORD_LEN as u64),
         };
@@ -442,11 +457,22 @@ impl Journal {
     }
 
     fn append(&self, raws: &[Raw]) -> Result<(), JournalError> {
-        let mut file = self
+        let mut guard = self
             .file
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        file.write_all(raws.as_bytes()).map_err(io(&self.path))?;
+        let Some(file) = guard.as_mut() else {
+            return Err(JournalError::Closed {
+                path: self.path.clone(),
+            });
+        };
+        if let Err(e) = file.write_all(raws.as_bytes()) {
+            // A short write (a full disk) leaves part of a record: cut it off, so that the file
+            // stays whole records, and write nothing more.
+            let _ = file.set_len(self.bytes.load(Relaxed));
+            *guard = None;
+            return Err(io(&self.path)(e));
+        }
         self.bytes
             .fetch_add((raws.len() * RECORD_LEN) as u64, Relaxed);
         self.records.fetch_add(raws.len() as u64, Relaxed);
@@ -546,11 +572,16 @@ impl Journal {
     /// # Errors
     /// The flush failed.
     pub fn sync(&self) -> Result<(), JournalError> {
-        let file = self
+        let guard = self
             .file
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        file.sync_data().map_err(io(&self.path))
+        match guard.as_ref() {
+            Some(file) => file.sync_data().map_err(io(&self.path)),
+            None => Err(JournalError::Closed {
+                path: self.path.clone(),
+            }),
+        }
     }
 }
 

@@ -27,7 +27,10 @@ pub trait Solve: Send + Sync + Debug {
     /// [`Solver::set_journal`].
     fn set_journal(&mut self, journal: Arc<Journal>, min_nodes: u64);
     /// [`Solver::load_journal`].
-    fn load_journal(&self, contents: &Contents) -> usize;
+    ///
+    /// # Errors
+    /// As [`Solver::load_journal`].
+    fn load_journal(&self, contents: &Contents) -> Result<usize, crate::JournalError>;
     /// [`Solver::answer_from_journal`].
     fn answer_from_journal(
         &self,
@@ -53,7 +56,7 @@ impl<R: Rules + Send + Sync + Debug> Solve for Solver<'_, R> {
     fn set_journal(&mut self, journal: Arc<Journal>, min_nodes: u64) {
         Solver::set_journal(self, journal, min_nodes);
     }
-    fn load_journal(&self, contents: &Contents) -> usize {
+    fn load_journal(&self, contents: &Contents) -> Result<usize, crate::JournalError> {
         Solver::load_journal(self, contents)
     }
     fn answer_from_journal(

@@ -85,6 +85,7 @@ fn resumed_from_any_cut_of_its_journal_a_solve_gives_the_minimax_values() {
         solver.set_journal(Arc::new(j), 16);
         let whole = solver.solve(&variant.start(), true).unwrap();
         assert_eq!(whole.value, value, "{variant}");
+        drop(solver); // it holds the journal, locked
         let bytes = std::fs::read(&path).unwrap();
         let records = (bytes.len() - HEADER_LEN) / RECORD_LEN;
         assert!(records > 20, "{variant}: {records} records");
@@ -98,7 +99,7 @@ fn resumed_from_any_cut_of_its_journal_a_solve_gives_the_minimax_values() {
             assert_eq!(contents.torn, torn as u64, "{variant} cut {k}");
             assert!(contents.bounds.len() <= whole_records);
             let mut solver = Solver::new(rules(game), None, 1).unwrap();
-            solver.load_journal(&contents);
+            solver.load_journal(&contents).unwrap();
             solver.set_journal(Arc::new(j), 16);
             let s = solver.solve(&variant.start(), true).unwrap();
             assert_eq!(s.value, value, "{variant} cut {k}");
@@ -156,4 +157,38 @@ fn every_record_rechecks_and_a_false_one_fails() {
                 .is_none()
         );
     }
+}
+
+#[test]
+fn a_journal_in_use_and_impossible_records_are_refused() {
+    let (game, variant, ..) = cases().remove(0);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("j");
+    let binding = variant.to_string();
+    let (j, _) = Journal::open(&path, &binding).unwrap();
+    // A second solve on the same journal while the first has it.
+    assert!(matches!(
+        Journal::open(&path, &binding),
+        Err(granary_search::JournalError::Busy { .. })
+    ));
+    // Bounds beyond the seeds on the board; then a board with seeds beyond the game's pits.
+    let board = granary_rules::Board(0x0303_0303_0303);
+    j.bound(board, 20, 20, None, 1).unwrap();
+    let contents = journal::read(&path, &binding).unwrap();
+    let solver = Solver::new(rules(game), None, 1).unwrap();
+    assert!(solver.load_journal(&contents).is_err());
+    drop(j);
+    std::fs::remove_file(&path).unwrap();
+    let (j, _) = Journal::open(&path, &binding).unwrap();
+    j.bound(granary_rules::Board(1 << 100), 0, 0, None, 1)
+        .unwrap();
+    let contents = journal::read(&path, &binding).unwrap();
+    assert!(solver.load_journal(&contents).is_err());
+    // Consistent records load.
+    drop(j);
+    std::fs::remove_file(&path).unwrap();
+    let (j, _) = Journal::open(&path, &binding).unwrap();
+    j.bound(board, -4, 6, Some(1), 1).unwrap();
+    let contents = journal::read(&path, &binding).unwrap();
+    assert_eq!(solver.load_journal(&contents).unwrap(), 1);
 }

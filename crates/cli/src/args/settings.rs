@@ -48,6 +48,7 @@ impl TableArgs {
             journal: None,
             tick_seconds: None,
             in_memory: self.tables_in_memory,
+            cost_model: None,
         }
     }
 }

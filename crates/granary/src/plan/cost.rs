@@ -14,6 +14,7 @@ use granary_rules::{Capture, Game};
 use granary_tables::TableKind;
 use serde::{Deserialize, Serialize};
 
+use crate::error::CostModelError;
 use crate::tablebase::layer_positions;
 
 /// Kalah table build rates on 2 cores, positions a second, by layer size, in the units of the
@@ -72,21 +73,6 @@ impl Default for CostModel {
             source: "defaults".into(),
         }
     }
-}
-
-/// Why a saved cost model cannot be read or written.
-#[derive(Debug, thiserror::Error)]
-pub enum CostModelError {
-    #[error("{}: {source}", path.display())]
-    Io {
-        path: PathBuf,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("{}: not a cost model ({reason}): run `granary calibrate` again", path.display())]
-    Bad { path: PathBuf, reason: String },
-    #[error("no place for the cost model: set $GRANARY_COST_MODEL or $HOME")]
-    NoPlace,
 }
 
 impl CostModel {

@@ -28,9 +28,9 @@ use serde::Serialize;
 
 mod cost;
 
-pub use cost::{
-    CostModel, CostModelError, KALAH_RATE, OWARE_RATE, RESIDENT_COPY_RATE, kalah_search_seconds,
-};
+pub use crate::error::{CostModelError, PlanError};
+
+pub use cost::{CostModel, KALAH_RATE, OWARE_RATE, RESIDENT_COPY_RATE, kalah_search_seconds};
 
 use crate::machine::Machine;
 use crate::tablebase::{build_command, layer_bytes, layer_positions};
@@ -221,49 +221,6 @@ pub const HEADROOM: u64 = 4 << 30;
 /// the copy pays from about a quarter).
 fn resident(model: &CostModel, search: Option<f64>, bytes: u64) -> bool {
     search.is_some_and(|s| bytes >= RESIDENT_MIN_BYTES && model.copy_seconds(bytes) * 5.0 <= s)
-}
-
-/// Why no plan fits the request.
-#[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum PlanError {
-    /// The missing layers need more disk than is free (less [`DISK_MARGIN`]).
-    #[error("{tables} tables up to {seeds} seeds need {} more disk, {} is free (less a margin)", human_bytes(*needed), human_bytes(*free))]
-    Disk {
-        tables: String,
-        seeds: u32,
-        needed: u64,
-        free: u64,
-    },
-    /// The layers do not fit the memory a search has for them (their probes are random).
-    #[error("{tables} tables up to {seeds} seeds ({}) do not fit the memory available for them ({})", human_bytes(*needed), human_bytes(*available))]
-    Memory {
-        tables: String,
-        seeds: u32,
-        needed: u64,
-        available: u64,
-    },
-    /// Building the largest Oware layer needs more memory than is available.
-    #[error("building layer {seeds} of {tables} needs about {} of memory, {} is available", human_bytes(*needed), human_bytes(*available))]
-    BuildMemory {
-        tables: String,
-        seeds: u32,
-        needed: u64,
-        available: u64,
-    },
-    /// An Oware build longer than a solve starts by itself ([`AUTO_BUILD_SECONDS`]).
-    #[error("oware is solved from tables up to the {seeds} seeds on the board: {positions} positions to build, about {}; build them first with `{command}`", human_seconds(*seconds))]
-    LongBuild {
-        seeds: u32,
-        positions: u64,
-        seconds: f64,
-        command: String,
-    },
-    /// Oware cannot be searched without tables.
-    #[error("oware is solved from its tables; it cannot search without them")]
-    OwareWithoutTables,
-    /// More seeds on the board than tables index.
-    #[error("{seeds} seeds on the board: tables hold at most {limit}")]
-    TooManySeeds { seeds: u32, limit: u32 },
 }
 
 /// What the plan may use of the machine.

@@ -66,8 +66,10 @@ impl WorkBytes {
         let Some((file, path, base)) = &self.file else {
             return Ok(());
         };
-        // SAFETY: the first `n <= len` bytes of the mapping, writable (`as_mut_ptr` of a raw
-        // mapping); `&mut self` means no view of them from `entries` is alive.
+        assert!(n <= self.cells.len(), "a block fits the work bytes");
+        // SAFETY: the first `n <= len` bytes of the mapping (checked above), writable
+        // (`as_mut_ptr` of a raw mapping); `&mut self` means no view of them from `entries` is
+        // alive.
         let bytes = unsafe { std::slice::from_raw_parts_mut(self.cells.raw().as_mut_ptr(), n) };
         file.read_exact_at(bytes, range.start - base)
             .map_err(at(path))
@@ -80,7 +82,9 @@ impl WorkBytes {
         let Some((file, path, base)) = &self.file else {
             return Ok(());
         };
-        // SAFETY: the first `n <= len` bytes of the mapping, read while no thread writes them
+        assert!(n <= self.cells.len(), "a block fits the work bytes");
+        // SAFETY: the first `n <= len` bytes of the mapping (checked above), read while no
+        // thread writes them
         // (the passes over the block are finished when a block is saved).
         let bytes = unsafe { std::slice::from_raw_parts(self.cells.raw().as_ptr(), n) };
         file.write_all_at(bytes, range.start - base)

@@ -214,9 +214,31 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// a search that reaches one of those positions starts from what the journal proved. The
     /// number of positions loaded (a bucket already full of pinned entries drops one; a table
     /// far smaller than the journal's positions drops many, which costs work, not values).
-    pub fn load_journal(&self, contents: &Contents) -> usize {
-        contents
-            .merged()
+    ///
+    /// # Errors
+    /// A record no position of this game can have (a board with seeds beyond its pits, bounds
+    /// outside the seeds on the board, or records of one board that contradict each other):
+    /// nothing is loaded.
+    pub fn load_journal(&self, contents: &Contents) -> Result<usize, JournalError> {
+        let merged = contents.merged();
+        let m = self.rules.pits();
+        for (&board, &(lower, upper, best)) in &merged {
+            let n = board.seeds(m) as i32;
+            let (lo, hi) = (i32::from(lower), i32::from(upper));
+            let beyond = m < 8 && board.0 >> (16 * m) != 0;
+            if beyond
+                || lo > hi
+                || lo < -n
+                || hi > n
+                || best.is_some_and(|b| usize::from(b) >= 2 * m)
+            {
+                return Err(JournalError::Impossible(format!(
+                    "board {:#x}: {lo:+}..{hi:+} with {n} seeds",
+                    board.0
+                )));
+            }
+        }
+        Ok(merged
             .into_iter()
             .filter(|&(board, (lower, upper, best))| {
                 self.tt.pin(
@@ -230,7 +252,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                     },
                 )
             })
-            .count()
+            .count())
     }
 
     /// Nodes searched since the current solve started, as far as the searches have published
