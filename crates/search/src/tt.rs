@@ -116,7 +116,13 @@ impl TranspositionTable {
     /// # Errors
     /// If the system cannot map that much anonymous memory.
     pub fn new(megabytes: usize, lanes: usize) -> std::io::Result<TranspositionTable> {
-        let len = ((megabytes << 20) / BUCKET_BYTES).max(1);
+        let bytes = megabytes.checked_mul(1 << 20).ok_or_else(|| {
+            std::io::Error::new(
+                std::io::ErrorKind::OutOfMemory,
+                "more bytes than an address holds",
+            )
+        })?;
+        let len = (bytes / BUCKET_BYTES).max(1);
         Ok(TranspositionTable {
             buckets: AnonAtomics::new(len)?,
             slot_words: if lanes <= NARROW_LANES { 2 } else { 4 },

@@ -236,7 +236,7 @@ impl Limits {
             disk: machine.free_disk.saturating_sub(margin),
             memory: machine
                 .available_memory
-                .saturating_sub((hash_mib as u64) << 20)
+                .saturating_sub((hash_mib as u64).saturating_mul(1 << 20))
                 .saturating_sub(MEMORY_MARGIN),
         }
     }
@@ -328,7 +328,7 @@ impl Planner<'_> {
     /// [`HEADROOM`] fit the available memory. Otherwise the layers stay mapped, and the page
     /// cache that holds them gives pages back when the machine needs them: slower, never killed.
     fn resident(&self, search: Option<f64>, bytes: u64) -> bool {
-        let hash = (self.hash_mib(search, bytes) as u64) << 20;
+        let hash = (self.hash_mib(search, bytes) as u64).saturating_mul(1 << 20);
         resident(self.model, search, bytes)
             && bytes.saturating_add(hash).saturating_add(HEADROOM) <= self.machine.available_memory
     }
