@@ -3,38 +3,17 @@
 //! minimax's value and root move values; a finished journal answers alone; every record holds
 //! when proved again from scratch, and a false one does not.
 
+mod common;
+
 use std::collections::HashMap;
+
+use common::minimax;
 use std::sync::Arc;
 
-use granary_rules::reference::{RefPosition, Reference};
+use granary_rules::reference::Reference;
 use granary_rules::{Capture, Game, Kalah, Side, Sweep, Variant};
 use granary_search::journal::{self, HEADER_LEN, RECORD_LEN};
 use granary_search::{Journal, Solver};
-
-/// The mover's final lead from `pos` (stores included), by minimax with memo.
-fn minimax(reference: &Reference, pos: &RefPosition, memo: &mut HashMap<RefPosition, i32>) -> i32 {
-    if let Some(&v) = memo.get(pos) {
-        return v;
-    }
-    let me = usize::from(pos.to_move == Side::North);
-    let moves = reference.legal_moves(pos);
-    let value = if moves.is_empty() {
-        let fin = reference.outcome(pos).unwrap();
-        fin[me] as i32 - fin[1 - me] as i32
-    } else {
-        moves
-            .into_iter()
-            .map(|pit| {
-                let child = reference.play(pos, pit);
-                let v = minimax(reference, &child, memo);
-                if child.to_move == pos.to_move { v } else { -v }
-            })
-            .max()
-            .unwrap()
-    };
-    memo.insert(pos.clone(), value);
-    value
-}
 
 /// A game, its start's minimax value and each root move's `(lane, value)`.
 type Case = (Game, Variant, i32, Vec<(usize, i32)>);

@@ -1,39 +1,16 @@
 //! The solver against independent values: a plain minimax on the reference rules for small Kalah
 //! games, and full tables for random positions searched with a lower table horizon.
 
+mod common;
+
+use common::minimax;
 use std::collections::HashMap;
 
 use granary_retrograde::{BuildOptions, build_layers};
-use granary_rules::reference::{RefPosition, Reference};
+use granary_rules::reference::Reference;
 use granary_rules::{Board, Capture, Game, Kalah, Position, Rules, Side, Sweep, Variant};
 use granary_search::Solver;
 use granary_tables::{TableKind, TableSet};
-
-/// Plain minimax with memo on the reference rules: the mover's final lead from here (stores
-/// included), so it shares no convention with the solver either.
-fn minimax(reference: &Reference, pos: &RefPosition, memo: &mut HashMap<RefPosition, i32>) -> i32 {
-    if let Some(&v) = memo.get(pos) {
-        return v;
-    }
-    let me = usize::from(pos.to_move == Side::North);
-    let moves = reference.legal_moves(pos);
-    let value = if moves.is_empty() {
-        let fin = reference.outcome(pos).unwrap();
-        fin[me] as i32 - fin[1 - me] as i32
-    } else {
-        moves
-            .into_iter()
-            .map(|pit| {
-                let child = reference.play(pos, pit);
-                let v = minimax(reference, &child, memo);
-                if child.to_move == pos.to_move { v } else { -v }
-            })
-            .max()
-            .unwrap()
-    };
-    memo.insert(pos.clone(), value);
-    value
-}
 
 const GAMES: [Game; 4] = [
     Game::Kalah {
