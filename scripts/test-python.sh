@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The Python package as a new user installs it: a fresh virtual environment, the README's
-# `pip install ./crates/python` (maturin comes from PyPI as the build backend), then the pytest
-# suite (crates/python/tests, against the `granary` command) and the labelling example.
+# `pip install ./crates/python` (maturin comes from PyPI as the build backend) beside OpenSpiel
+# (`open_spiel`, for granary.openspiel and its tests), then the pytest suite (crates/python/tests,
+# against the `granary` command and OpenSpiel) and the labelling example.
 #
 #   scripts/test-python.sh            # venv in target/python-venv (recreated)
 set -euo pipefail
@@ -10,7 +11,7 @@ cd "$(dirname "$0")/.."
 venv=target/python-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check pytest ./crates/python
+"$venv/bin/python" -m pip install -q --disable-pip-version-check pytest open_spiel ./crates/python
 cargo build --profile ci --locked -q -p granary-cli
 GRANARY_BIN="$PWD/target/ci/granary" "$venv/bin/python" -m pytest -q crates/python/tests
 tables=$(mktemp -d)

@@ -96,6 +96,7 @@ fn solve_proves_a_win_and_a_loss() {
 #[test]
 fn bad_bao_input_is_one_line_and_exit_2() {
     for (args, needle) in [
+        (vec!["show", "bao", "--moves", "A6X"], "moves: move 1"),
         (vec!["show", "bao", "--moves", "A6X"], "not a bao move"),
         (vec!["show", "bao", "--moves", "a6R"], "is a pit of North"),
         (
@@ -103,7 +104,10 @@ fn bad_bao_input_is_one_line_and_exit_2() {
             "not legal here; legal: A6R A6L A7R A7L",
         ),
         (vec!["show", "bao", "--rules", "zanzibar"], "bao rule set"),
-        (vec!["show", "bao", "--nyumba", "never"], "--nyumba"),
+        (
+            vec!["show", "bao", "--nyumba", "never"],
+            "nyumba: 'never' is not",
+        ),
         (
             vec!["show", "bao", "--rules", "kujifunza", "--nyumba", "below6"],
             "no nyumba",
@@ -114,7 +118,7 @@ fn bad_bao_input_is_one_line_and_exit_2() {
         ),
         (
             vec!["show", "bao", "--seeds", "3"],
-            "--seeds is a kalah/oware option",
+            "seeds is a kalah/oware option",
         ),
         (vec!["show", "kalah", "--takasia", "off"], "bao options"),
         (vec!["show", "bao", "--position", "1,2/3"], "rows"),

@@ -74,7 +74,10 @@ fn perft_json_and_divide() {
 
 #[test]
 fn bad_input_is_one_line_and_exit_2() {
-    assert!(error(&["show", "kalah", "--moves", "3,3"]).contains("move 2 (pit 3): pit 3 is empty"));
+    assert!(
+        error(&["show", "kalah", "--moves", "3,3"])
+            .contains("moves: move 2 (pit 3): pit 3 is empty")
+    );
     assert!(
         error(&["show", "kalah", "--moves", "1,x"]).contains("move 2: 'x' is not a pit number")
     );
@@ -97,13 +100,22 @@ fn bad_input_is_one_line_and_exit_2() {
     );
     assert!(
         error(&["show", "kalah", "--pits", "4", "--position", "1,2,3/4,5,6"])
-            .contains("variant has 4")
+            .contains("position has 3 pits a side but pits is 4")
     );
     assert!(error(&["show", "kalah", "--position", "200,2,3/4,5,60"]).contains("at most 255"));
     assert!(error(&["show", "kalah", "--seeds", "30"]).contains("360 seeds"));
-    assert!(error(&["show", "kalah", "--pits", "0"]).contains("--pits 0 is out of range"));
-    assert!(error(&["show", "oware", "--rules", "empty"]).contains("not a oware rule set"));
-    assert!(error(&["show", "oware", "--sweep", "owner"]).contains("kalah option"));
+    assert!(
+        error(&["show", "kalah", "--pits", "0"])
+            .contains("pits 0 is out of range: a side has 1 to 8 pits")
+    );
+    assert!(
+        error(&["show", "oware", "--rules", "empty"])
+            .contains("rules: 'empty' is not a oware rule set")
+    );
+    assert!(
+        error(&["show", "oware", "--sweep", "owner"])
+            .contains("sweep is a kalah option; oware has none")
+    );
     assert!(error(&["show", "chess"]).contains("chess"));
     let d = tempfile::tempdir().unwrap();
     let dir = d.path().to_str().unwrap();

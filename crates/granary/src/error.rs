@@ -15,21 +15,24 @@ pub use granary_tables::TableError;
 pub enum InputError {
     #[error("unknown game '{0}': use kalah, oware or bao")]
     Game(String),
-    #[error("{flag} {source}")]
+    /// A rule option (`rules`, `sweep`, `nyumba`, ...) whose value the game does not know.
+    #[error("{option}: {source}")]
     Option {
-        flag: &'static str,
+        /// The option's name, as the API and Python name it (`rules`), without dashes.
+        option: &'static str,
         #[source]
         source: granary_rules::OptionError,
     },
     #[error("{0}")]
     NotForGame(String),
-    #[error(transparent)]
+    /// Pits or seeds the packed encoding cannot play.
+    #[error("{}", variant_message(.0))]
     Variant(#[from] granary_rules::VariantError),
-    #[error(transparent)]
+    #[error("{}", position_message(.0))]
     Position(#[from] granary_rules::notation::NotationError),
     #[error(transparent)]
     BaoPosition(#[from] granary_bao::notation::NotationError),
-    #[error("--moves: move {number}{}: {reason}", pit.map_or(String::new(), |p| format!(" (pit {p})")))]
+    #[error("moves: move {number}{}: {reason}", pit.map_or(String::new(), |p| format!(" (pit {p})")))]
     Move {
         /// 1 for the first move of the list.
         number: usize,
@@ -38,6 +41,32 @@ pub enum InputError {
     },
     #[error("{0}")]
     Value(String),
+}
+
+/// A variant error in words that name the option (`pits`, `seeds`) rather than a flag.
+fn variant_message(err: &granary_rules::VariantError) -> String {
+    use granary_rules::VariantError;
+    match *err {
+        VariantError::Pits(pits) => format!(
+            "pits {pits} is out of range: a side has 1 to {} pits",
+            granary_rules::board::MAX_PITS
+        ),
+        VariantError::Seeds { pits, seeds, total } => format!(
+            "seeds {seeds} with {pits} pits a side makes {total} seeds; the packed encoding holds at most {}",
+            granary_rules::board::MAX_SEEDS
+        ),
+    }
+}
+
+/// A position error, with a wrong number of pits put in terms of the `pits` option.
+fn position_message(err: &granary_rules::notation::NotationError) -> String {
+    use granary_rules::notation::NotationError;
+    match err {
+        NotationError::WrongPits { found, expected } => {
+            format!("position has {found} pits a side but pits is {expected}")
+        }
+        other => other.to_string(),
+    }
 }
 
 /// A build that cannot start or did not finish. Layers finished before the error are kept.

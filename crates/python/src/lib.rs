@@ -5,9 +5,15 @@
 //! (`python/granary/__init__.py`) turns into typed objects. Rules, tables and searches are the
 //! library's: no second implementation.
 //!
+//! Many positions at once (`label_pits`, `label_text`: [`labels`]) are labelled in parallel and
+//! answered as bytes numpy reads; Bao's searches and engine are in [`bao`].
+//!
 //! Errors: bad input raises `ValueError`; missing or damaged tables, a failed build or search
 //! raise `granary.TableError`; both with the library's message. The GIL is released during
-//! builds, queries and solves.
+//! builds, queries, labelling, solves and Bao's searches.
+
+mod bao;
+mod labels;
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
@@ -42,7 +48,7 @@ fn json<T: serde::Serialize>(value: &T) -> PyResult<String> {
 /// A game's name and options, as given from Python (a dict with every key).
 #[derive(FromPyObject)]
 #[pyo3(from_item_all)]
-struct Options {
+pub(crate) struct Options {
     game: String,
     pits: Option<usize>,
     seeds: Option<u32>,
@@ -120,42 +126,40 @@ fn query(
     json(&answer)
 }
 
-/// The values of many positions (notation) of one game from the tables in `directory`: a list of
-/// values, the net score for the player to move. The tables stay open across positions.
-#[pyfunction]
-#[pyo3(signature = (directory, options, positions))]
-fn values(
-    py: Python<'_>,
-    directory: &str,
-    options: Options,
-    positions: Vec<String>,
-) -> PyResult<Vec<i32>> {
-    let games = positions
-        .iter()
-        .map(|p| options.mancala(Some(p), &[]))
-        .collect::<PyResult<Vec<_>>>()?;
-    let tablebase = Tablebase::new(directory);
-    py.detach(|| {
-        games
-            .iter()
-            .map(|g| tablebase.query(g).map(|q| q.value))
-            .collect::<Result<Vec<_>, _>>()
-    })
-    .map_err(|e| raise(e.into()))
+/// Events of long work, handed to a Python callable as `(kind, dict)`.
+struct Progress {
+    callback: Option<Py<PyAny>>,
+    /// Whether a Bao proof's finished depths are reported.
+    depths: bool,
 }
 
-/// Events of long work, handed to a Python callable as `(kind, dict)`.
-struct Progress(Option<Py<PyAny>>);
+impl Progress {
+    fn new(callback: Option<Py<PyAny>>) -> Progress {
+        Progress {
+            callback,
+            depths: false,
+        }
+    }
+
+    fn with_depths(callback: Option<Py<PyAny>>) -> Progress {
+        Progress {
+            callback,
+            depths: true,
+        }
+    }
+}
 
 impl granary::Observer for Progress {
     fn event(&self, event: Event<'_>) {
-        let Some(callback) = &self.0 else {
+        let Some(callback) = &self.callback else {
             return;
         };
-        if matches!(
-            event,
-            Event::Advanced { .. } | Event::Phase { .. } | Event::Depth { .. }
-        ) {
+        let skipped = match event {
+            Event::Advanced { .. } | Event::Phase { .. } => true,
+            Event::Depth { .. } => !self.depths,
+            _ => false,
+        };
+        if skipped {
             return;
         }
         // The library's own JSON of the event: its `event` field is the kind, the rest the data.
@@ -201,7 +205,7 @@ fn solve(
         journal: journal.map(granary::JournalSettings::new),
         ..Settings::default()
     };
-    let observer = Progress(progress);
+    let observer = Progress::new(progress);
     let report = py
         .detach(|| granary::solve(&tablebase, &game, &settings, &observer))
         .map_err(raise)?;
@@ -223,7 +227,7 @@ fn build(
 ) -> PyResult<String> {
     let game = options.mancala(None, &[])?;
     let tablebase = Tablebase::new(directory);
-    let observer = Progress(progress);
+    let observer = Progress::new(progress);
     let report = py
         .detach(|| {
             granary::build(
@@ -249,9 +253,15 @@ fn catalogue() -> PyResult<String> {
 #[pymodule]
 fn _granary(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TableError", m.py().get_type::<TableError>())?;
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
-    m.add_function(wrap_pyfunction!(values, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::label_pits, m)?)?;
+    m.add_function(wrap_pyfunction!(labels::label_text, m)?)?;
+    m.add_function(wrap_pyfunction!(bao::bao_prove, m)?)?;
+    m.add_function(wrap_pyfunction!(bao::bao_prove_pns, m)?)?;
+    m.add_function(wrap_pyfunction!(bao::bao_choose, m)?)?;
+    m.add_function(wrap_pyfunction!(bao::bao_hint, m)?)?;
     m.add_function(wrap_pyfunction!(solve, m)?)?;
     m.add_function(wrap_pyfunction!(build, m)?)?;
     m.add_function(wrap_pyfunction!(catalogue, m)?)?;

@@ -1,12 +1,16 @@
 //! The JSON API, version 1. Every answer is JSON; every error is `{"error": "..."}` with 400
-//! (the request is wrong), 404 (no such path), 422 (tables do not cover the position), 503 (queue
-//! full or too slow; `Retry-After`) or 500 (the server's tables are damaged).
+//! (the request is wrong), 404 (no such path), 422 (the position is beyond what the server
+//! answers: a plain sentence, never a file or a build), 503 (queue full, too slow, or a search
+//! still running; `Retry-After`) or 500 (the server's tables are damaged).
 //!
 //! - `GET /api/v1/variants`: games, options, defaults, and the tables present;
 //! - `GET /api/v1/query?game=&rules=&pits=&position=`: value, final score, every move with its
-//!   value and resulting position, principal variation (Kalah, Oware);
+//!   value, the final score and result it leads to and its resulting position, principal
+//!   variation (Kalah, Oware); Kalah positions beyond the tables are searched ([`crate::search`]);
 //! - `GET /api/v1/show?game=&position=&moves=`: the position after moves, as data;
-//! - `GET /api/v1/bao/move?position=&ms=` (and Bao's options): the engine's move.
+//! - `GET /api/v1/bao/move?position=&ms=` (and Bao's options): the engine's move;
+//! - `GET /api/v1/bao/hint?position=` (and Bao's options): every legal move with the engine's
+//!   evaluation, best first, and at a start position the result a proof search proves, if any.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -14,138 +18,58 @@ use std::time::Duration;
 use axum::Json;
 use axum::Router;
 use axum::extract::{RawQuery, State as Shared};
-use axum::http::{StatusCode, Uri, header};
-use axum::response::{IntoResponse, Response};
+use axum::http::{StatusCode, Uri};
 use axum::routing::get;
-use granary::{GameName, SolveError, TableError};
+use granary::outcome::{final_stores, result_word};
+use granary::{GameName, Mancala, Query, Seeds, Side};
 use serde_json::{Value, json};
+use tokio::sync::OwnedSemaphorePermit;
 
 use crate::State;
+use crate::error::{ApiError, internal, late};
 use crate::params::Params;
-
-/// An error answer.
-#[derive(Debug)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-
-    fn bad(message: impl Into<String>) -> ApiError {
-        ApiError::new(StatusCode::BAD_REQUEST, message)
-    }
-
-    /// The message with the server's table directory taken out of its paths: a client sees
-    /// `kalah-6-empty-owner/layer-048.tbl`, never where the server keeps its files.
-    fn within(mut self, root: &std::path::Path) -> ApiError {
-        let mut roots = vec![root.to_path_buf()];
-        if let Ok(canonical) = root.canonicalize() {
-            roots.push(canonical);
-        }
-        for r in roots {
-            let r = r.display().to_string();
-            if r.is_empty() {
-                continue;
-            }
-            self.message = self
-                .message
-                .replace(&format!("{r}/"), "")
-                .replace(&r, "the table directory");
-        }
-        self
-    }
-}
-
-impl IntoResponse for ApiError {
-    fn into_response(self) -> Response {
-        let body = Json(json!({ "error": self.message }));
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            (self.status, [(header::RETRY_AFTER, "1")], body).into_response()
-        } else {
-            (self.status, body).into_response()
-        }
-    }
-}
-
-impl From<granary::Error> for ApiError {
-    fn from(err: granary::Error) -> ApiError {
-        let status = match &err {
-            granary::Error::Input(_) | granary::Error::Solve(SolveError::TooManySeeds { .. }) => {
-                StatusCode::BAD_REQUEST
-            }
-            granary::Error::Solve(SolveError::NeedsTables(_) | SolveError::Plan(_))
-            | granary::Error::Table(TableError::Missing { .. })
-            | granary::Error::Solve(SolveError::Table(TableError::Missing { .. })) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        ApiError::new(status, err.to_string())
-    }
-}
-
-impl From<granary::InputError> for ApiError {
-    fn from(err: granary::InputError) -> ApiError {
-        ApiError::bad(err.to_string())
-    }
-}
-
-impl From<SolveError> for ApiError {
-    fn from(err: SolveError) -> ApiError {
-        granary::Error::from(err).into()
-    }
-}
+use crate::search::{Leader, Plan};
 
 type Answer = Result<Json<Value>, ApiError>;
 
+/// A search slot, waiting in the queue until `deadline` at most; 503 if the queue is full or
+/// the time runs out.
+async fn slot(
+    state: &Arc<State>,
+    deadline: tokio::time::Instant,
+) -> Result<OwnedSemaphorePermit, ApiError> {
+    use std::sync::atomic::Ordering::SeqCst;
+    if let Ok(permit) = Arc::clone(&state.searches).try_acquire_owned() {
+        return Ok(permit);
+    }
+    if state.waiting.fetch_add(1, SeqCst) >= state.max_queue {
+        state.waiting.fetch_sub(1, SeqCst);
+        return Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "too many requests are waiting; try again shortly",
+        ));
+    }
+    let acquired =
+        tokio::time::timeout_at(deadline, Arc::clone(&state.searches).acquire_owned()).await;
+    state.waiting.fetch_sub(1, SeqCst);
+    match acquired {
+        Ok(Ok(permit)) => Ok(permit),
+        Ok(Err(_)) => Err(ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "the server is shutting down",
+        )),
+        Err(_) => Err(late(state.timeout)),
+    }
+}
+
 /// Runs `work` on the blocking pool once a search slot is free, within the timeout (queueing
 /// included); 503 if the queue is full or the time runs out.
-async fn blocking<T: serde::Serialize + Send + 'static>(
+async fn blocking<T: Send + 'static>(
     state: &Arc<State>,
     work: impl FnOnce(&State) -> Result<T, ApiError> + Send + 'static,
-) -> Answer {
-    use std::sync::atomic::Ordering::SeqCst;
-    let limit: Duration = state.timeout;
-    let late = || {
-        ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            format!("the answer takes longer than {} s", limit.as_secs_f64()),
-        )
-    };
-    let deadline = tokio::time::Instant::now() + limit;
-    let permit = match Arc::clone(&state.searches).try_acquire_owned() {
-        Ok(permit) => permit,
-        Err(_) => {
-            if state.waiting.fetch_add(1, SeqCst) >= state.max_queue {
-                state.waiting.fetch_sub(1, SeqCst);
-                return Err(ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    "too many requests are waiting; try again shortly",
-                ));
-            }
-            let acquired =
-                tokio::time::timeout_at(deadline, Arc::clone(&state.searches).acquire_owned())
-                    .await;
-            state.waiting.fetch_sub(1, SeqCst);
-            match acquired {
-                Ok(Ok(permit)) => permit,
-                Ok(Err(_)) => {
-                    return Err(ApiError::new(
-                        StatusCode::SERVICE_UNAVAILABLE,
-                        "the server is shutting down",
-                    ));
-                }
-                Err(_) => return Err(late()),
-            }
-        }
-    };
+) -> Result<T, ApiError> {
+    let deadline = tokio::time::Instant::now() + state.timeout;
+    let permit = slot(state, deadline).await?;
     let shared = Arc::clone(state);
     let task = tokio::task::spawn_blocking(move || {
         // The slot is held until the work ends, even if the answer has timed out.
@@ -153,18 +77,21 @@ async fn blocking<T: serde::Serialize + Send + 'static>(
         work(&shared)
     });
     match tokio::time::timeout_at(deadline, task).await {
-        Err(_) => Err(late()),
-        Ok(Err(_)) => Err(ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            "internal error while answering",
-        )),
-        Ok(Ok(result)) => {
-            let value = result.map_err(|e| e.within(state.tablebase.root()))?;
-            serde_json::to_value(value)
-                .map(Json)
-                .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
-        }
+        Err(_) => Err(late(state.timeout)),
+        Ok(Err(_)) => Err(internal("internal error while answering")),
+        Ok(Ok(result)) => result.map_err(|e| e.within(state.tablebase.root())),
     }
+}
+
+/// [`blocking`], the answer as JSON.
+async fn blocking_json<T: serde::Serialize + Send + 'static>(
+    state: &Arc<State>,
+    work: impl FnOnce(&State) -> Result<T, ApiError> + Send + 'static,
+) -> Answer {
+    let value = blocking(state, work).await?;
+    serde_json::to_value(value)
+        .map(Json)
+        .map_err(|e| internal(e.to_string()))
 }
 
 pub fn routes() -> Router<Arc<State>> {
@@ -173,6 +100,7 @@ pub fn routes() -> Router<Arc<State>> {
         .route("/api/v1/query", get(query))
         .route("/api/v1/show", get(show))
         .route("/api/v1/bao/move", get(bao_move))
+        .route("/api/v1/bao/hint", get(bao_hint))
 }
 
 /// Any other path.
@@ -186,7 +114,7 @@ async fn variants(Shared(state): Shared<Arc<State>>) -> Answer {
     let tables = state
         .tablebase
         .present()
-        .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+        .map_err(|e| ApiError::from(e).within(state.tablebase.root()))?;
     Ok(Json(json!({ "games": games, "tables": tables })))
 }
 
@@ -203,10 +131,135 @@ async fn query(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> An
     }
     let setup = params.setup().map_err(ApiError::bad)?;
     let mancala = setup.mancala(game, params.get("position"))?;
-    blocking(&state, move |s| {
-        Ok(s.tablebase.query_or_search(&mancala)?)
-    })
-    .await
+    let query = answer(&state, &mancala).await?;
+    described(&mancala, &query).map(Json)
+}
+
+/// The answer for `game`'s position: from the tables where they cover it, else (Kalah) kept from
+/// an earlier search or searched within the server's limits.
+///
+/// # Errors
+/// 422 (Oware beyond its tables, Kalah beyond the search limit) in a plain sentence; 503 while
+/// a search outlasts the request; 500 for damaged tables.
+pub async fn answer(state: &Arc<State>, game: &Mancala) -> Result<Arc<Query>, ApiError> {
+    let kind = game.kind();
+    let seeds = game.position.board.seeds(kind.pits);
+    let present = state.tablebase.complete_up_to(kind);
+    if present.is_some_and(|p| p >= seeds) {
+        let game = *game;
+        return blocking(state, move |s| Ok(Arc::new(s.tablebase.query(&game)?))).await;
+    }
+    if game.variant.game.name() != "kalah" {
+        let tables = match present {
+            Some(p) => format!("its {} tables go up to {p} seeds", kind.name()),
+            None => format!("it holds no {} tables", kind.name()),
+        };
+        return Err(ApiError::new(
+            StatusCode::UNPROCESSABLE_ENTITY,
+            format!(
+                "this position is beyond what this server answers: it has {seeds} seeds on the \
+                 board, {tables}, and oware is answered from tables alone"
+            ),
+        ));
+    }
+    let deadline = tokio::time::Instant::now() + state.timeout;
+    let mut receiver = match state.solved.plan(game, present)? {
+        Plan::Kept(query) => return Ok(query),
+        Plan::Running(receiver) => receiver,
+        Plan::Start(leader) => {
+            let receiver = leader.receiver.clone();
+            start(state, *game, leader, deadline).await?;
+            receiver
+        }
+    };
+    let estimate = state.solved.estimate(kind, seeds, present);
+    match tokio::time::timeout_at(deadline, receiver.wait_for(Option::is_some)).await {
+        Ok(Ok(outcome)) => outcome.clone().expect("waited for an outcome"),
+        Ok(Err(_)) => Err(internal("internal error while searching")),
+        Err(_) => Err(ApiError {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: format!(
+                "this position is being searched (about {} estimated) and the answer will be \
+                 kept: ask again shortly",
+                granary::units::human_seconds(estimate)
+            ),
+            retry_after: Some((estimate / 4.0).clamp(1.0, 10.0) as u64),
+        }),
+    }
+}
+
+/// Starts `leader`'s search once a slot is free; it runs to its end even if every request for
+/// it has been answered, and keeps its answer.
+async fn start(
+    state: &Arc<State>,
+    game: Mancala,
+    leader: Leader,
+    deadline: tokio::time::Instant,
+) -> Result<(), ApiError> {
+    let permit = match slot(state, deadline).await {
+        Ok(permit) => permit,
+        Err(e) => {
+            state.solved.finish(leader, Err(e.clone()));
+            return Err(e);
+        }
+    };
+    let shared = Arc::clone(state);
+    tokio::task::spawn_blocking(move || {
+        let _permit = permit;
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            crate::search::search(&shared.tablebase, &game, leader.horizon, leader.estimate)
+        }));
+        let outcome = match outcome {
+            Ok(Ok(query)) => Ok(Arc::new(query)),
+            Ok(Err(e)) => Err(ApiError::from(e).within(shared.tablebase.root())),
+            Err(_) => Err(internal("internal error while searching")),
+        };
+        shared.solved.finish(leader, outcome);
+    });
+    Ok(())
+}
+
+/// `query` as JSON, with what each move leads to under perfect play: `final` (the final stores
+/// `[south, north]`), `result` (`win`, `draw` or `loss` for the player to move) and `margin`
+/// (the mover's final store less the opponent's); `margin` for the position too; `pv_steps`, the
+/// principal variation's moves with the side that plays each and the position after it.
+///
+/// # Errors
+/// 500 if the answer cannot be written (it always can).
+pub fn described(game: &Mancala, query: &Query) -> Result<Value, ApiError> {
+    let pos = &game.position;
+    let pits = game.kind().pits;
+    let margin = |f: [Seeds; 2]| {
+        Seeds(if pos.to_move == Side::South {
+            f[0].0 - f[1].0
+        } else {
+            f[1].0 - f[0].0
+        })
+    };
+    let mut value = serde_json::to_value(query).map_err(|e| internal(e.to_string()))?;
+    value["margin"] = json!(margin(query.final_stores));
+    for (i, mv) in query.moves.iter().enumerate() {
+        let finals = final_stores(pos, pits, mv.value);
+        let entry = &mut value["moves"][i];
+        entry["final"] = json!(finals);
+        entry["result"] = json!(result_word(pos, finals));
+        entry["margin"] = json!(margin(finals));
+    }
+    let mut steps = Vec::new();
+    let mut at = *game;
+    for &pit in &query.pv {
+        let Ok(after) = granary::show::show(&at, &[pit]) else {
+            break;
+        };
+        steps.push(json!({
+            "move": pit,
+            "side": at.position.to_move.name(),
+            "position": after.position,
+        }));
+        at.position = after.pos;
+    }
+    value["pv_steps"] = json!(steps);
+    Ok(value)
 }
 
 async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {
@@ -217,7 +270,7 @@ async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Ans
     let position = params.get("position").map(String::from);
     // Bao's move generation follows relay sowings to their end (endless ones are detected, which
     // can take long): on the blocking pool, within the limits, like a search.
-    blocking(&state, move |_| -> Result<Value, ApiError> {
+    blocking_json(&state, move |_| -> Result<Value, ApiError> {
         let value = if game == GameName::Bao {
             let (rules, pos) = setup.bao(position.as_deref())?;
             serde_json::to_value(granary::bao::show(&rules, pos, &moves)?)
@@ -226,7 +279,7 @@ async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Ans
             let pits = granary::game::parse_pits(&moves)?;
             serde_json::to_value(granary::show::show(&mancala, &pits)?)
         };
-        value.map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))
+        value.map_err(|e| internal(e.to_string()))
     })
     .await
 }
@@ -241,7 +294,7 @@ async fn bao_move(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) ->
         .setup()
         .map_err(ApiError::bad)?
         .bao(params.get("position"))?;
-    blocking(&state, move |_| {
+    blocking_json(&state, move |_| {
         let mut player = granary::bao::Player::new(&rules);
         player
             .choose(&pos, Duration::from_millis(millis))
@@ -254,4 +307,75 @@ async fn bao_move(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) ->
             })
     })
     .await
+}
+
+/// Tree nodes the proof of a start position may use (Bao la kujifunza's takes under 9,000).
+pub const START_PROOF_NODES: usize = 200_000;
+
+async fn bao_hint(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {
+    let params = Params::parse(raw.as_deref()).map_err(ApiError::bad)?;
+    if params.get("game").is_some_and(|g| g != "bao") {
+        return Err(ApiError::bad("bao/hint is for bao; leave 'game' out"));
+    }
+    if params.get("moves").is_some() || params.get("ms").is_some() {
+        return Err(ApiError::bad("bao/hint takes no 'moves' or 'ms'"));
+    }
+    let setup = params.setup().map_err(ApiError::bad)?;
+    let (rules, pos) = setup.bao(params.get("position"))?;
+    let start = granary::BaoPosition::start(&rules);
+    blocking_json(&state, move |s| {
+        let mut player = granary::bao::Player::new(&rules);
+        let mut moves: Vec<(String, f64)> = player.hint(&pos);
+        moves.sort_by(|a, b| b.1.total_cmp(&a.1));
+        let at_start = granary::bao::format_position(&pos) == granary::bao::format_position(&start);
+        let proven = if at_start {
+            s.start_proofs
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .entry(rules.describe())
+                .or_insert_with(|| start_proof(&rules, &start))
+                .clone()
+        } else {
+            Value::Null
+        };
+        Ok(json!({
+            "rules": rules.describe(),
+            "position": granary::bao::format_position(&pos),
+            "to_move": pos.to_move.name(),
+            "moves": moves
+                .iter()
+                .map(|(mv, score)| json!({ "move": mv, "score": score }))
+                .collect::<Vec<_>>(),
+            "proven": proven,
+        }))
+    })
+    .await
+}
+
+/// What a proof-number search proves of a start position, once per rule set: `null` if it
+/// proves nothing within [`START_PROOF_NODES`].
+fn start_proof(rules: &granary::BaoRules, start: &granary::BaoPosition) -> Value {
+    let proof = granary::bao::prove_pns(rules, start, START_PROOF_NODES);
+    let mover = start.to_move;
+    let winner = match proof.value {
+        "win" => mover,
+        "loss" => mover.other(),
+        _ => return Value::Null,
+    };
+    let start_name = rules.start.name();
+    let published = if start_name == "kujifunza" {
+        "; the published result of Donkers & Uiterwijk, Programming Bao (2002)"
+    } else {
+        ""
+    };
+    json!({
+        "winner": winner.name(),
+        "move": proof.best,
+        "nodes": proof.nodes,
+        "how": format!(
+            "proved by proof-number search over every reply ({} tree nodes), as \
+             `granary solve bao --rules {start_name}` proves it{published}",
+            proof.nodes
+        ),
+    })
 }

@@ -1,17 +1,25 @@
 //! `granary serve`: perfect play on the web, over the `granary` library.
 //!
 //! - [`api`]: the JSON API under `/api/v1/` (variants, query, show, Bao's engine move);
+//! - [`error`]: the API's error answer, `{"error": "..."}` with its status;
 //! - [`params`]: query strings checked into the library's [`granary::Setup`], every fault a 400;
+//! - [`search`]: Kalah positions beyond the tables, searched within a limit and kept;
 //! - [`page`]: the interactive page at `/`, its files embedded in the binary.
 //!
 //! The table directory is opened once ([`granary::Tablebase`]) and its memory maps are shared by
 //! every request. Work that may take long (table reads, searches, the Bao engine) runs on the
 //! blocking pool, at most [`Config::max_searches`] at a time: a request that finds them all busy
 //! gets 503 with `Retry-After`, and one that takes longer than [`Config::timeout`] gets 503 too.
+//! A Kalah position the tables do not cover is searched over them if the cost model expects the
+//! search to take at most [`Config::search_seconds`]; the search goes on past the request's
+//! timeout and its answer is kept ([`Config::cache_entries`] answers at most). Serving begins
+//! with the search of the page's opening position, Kalah(6,4), where it is within the limit.
 
 pub mod api;
+pub mod error;
 pub mod page;
 pub mod params;
+pub mod search;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -34,10 +42,16 @@ pub struct Config {
     pub max_queue: usize,
     /// Longest a request may work before it is answered 503.
     pub timeout: Duration,
+    /// Longest search (estimated by the cost model, `granary calibrate`) of a Kalah position
+    /// beyond the tables; longer ones are refused with 422.
+    pub search_seconds: f64,
+    /// Searched answers kept for later requests.
+    pub cache_entries: usize,
 }
 
 impl Config {
-    /// Defaults: 127.0.0.1:8080, one search a core, 1,024 waiting, 10 s a request.
+    /// Defaults: 127.0.0.1:8080, one search a core, 1,024 waiting, 10 s a request, searches
+    /// estimated at up to 60 s, 4,096 searched answers kept.
     #[must_use]
     pub fn new(dir: PathBuf) -> Config {
         Config {
@@ -46,6 +60,8 @@ impl Config {
             max_searches: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
             max_queue: 1024,
             timeout: Duration::from_secs(10),
+            search_seconds: 60.0,
+            cache_entries: 4096,
         }
     }
 }
@@ -59,17 +75,36 @@ pub struct State {
     pub waiting: std::sync::atomic::AtomicUsize,
     pub max_queue: usize,
     pub timeout: Duration,
+    /// Searches beyond the tables, and their answers.
+    pub solved: search::Searches,
+    /// What a proof search proves of each Bao rule set's start (JSON; `null` if nothing).
+    pub start_proofs: std::sync::Mutex<std::collections::HashMap<String, serde_json::Value>>,
 }
 
-/// The whole application: the API and the page.
-pub fn router(config: &Config) -> Router {
-    let state = Arc::new(State {
+/// What every request shares, for `config`. The cost model is the one `granary calibrate`
+/// saved, else the defaults.
+#[must_use]
+pub fn state(config: &Config) -> Arc<State> {
+    let model = granary::plan::CostModel::load().unwrap_or_default();
+    let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
+    Arc::new(State {
         tablebase: granary::Tablebase::new(config.dir.clone()),
         searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
         waiting: std::sync::atomic::AtomicUsize::new(0),
         max_queue: config.max_queue,
         timeout: config.timeout,
-    });
+        solved: search::Searches::new(config.cache_entries, config.search_seconds, model, cores),
+        start_proofs: std::sync::Mutex::new(std::collections::HashMap::new()),
+    })
+}
+
+/// The whole application: the API and the page.
+pub fn router(config: &Config) -> Router {
+    app(state(config))
+}
+
+/// The application over `state`.
+pub fn app(state: Arc<State>) -> Router {
     Router::new()
         .merge(api::routes())
         .merge(page::routes())
@@ -84,9 +119,21 @@ pub fn router(config: &Config) -> Router {
 pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::Result<()> {
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     ready(listener.local_addr()?);
-    axum::serve(listener, router(&config))
+    let state = state(&config);
+    tokio::spawn(warm(Arc::clone(&state)));
+    axum::serve(listener, app(state))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
+}
+
+/// Searches the page's opening position (Kalah(6,4), the default rules) if the tables do not
+/// cover it and the search is within the limit, so that the first visitor gets its answer kept.
+pub async fn warm(state: Arc<State>) {
+    let Ok(game) = granary::Setup::default().mancala(granary::GameName::Kalah, None) else {
+        return;
+    };
+    // Refusals and timeouts are the answers requests would get; the search itself goes on.
+    let _ = api::answer(&state, &game).await;
 }

@@ -1,10 +1,15 @@
-// granary's page: the position lives in the address bar; every legal move is a button carrying
-// data-move (the move) and data-value (its value for the player to move; empty if unknown).
+// granary's page. The position lives in the address bar (game, rules, pits, seeds, position, and
+// `last`, the move that led to it). Kalah and Oware: every legal move is a pit button and a row
+// of the move list (best first), both carrying data-move (the pit) and data-value (the library's
+// value: the net of the seeds left, for the player to move); the colour is the final result.
+// Bao: the moves with the engine's evaluation, and a proven result where there is one.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
-let history_ = []; // earlier positions, for undo
+let undoStack = []; // earlier {position, last}, for undo
+let current = null; // what is drawn: {game, shown, answer, hint, list}
+let generation = 0; // bumped by every render; a stale render stops
 
 function params() {
   return new URLSearchParams(location.search);
@@ -15,12 +20,26 @@ function setParams(p, push) {
   if (push) history.pushState(null, "", url); else history.replaceState(null, "", url);
 }
 
+class ApiError extends Error {
+  constructor(message, status, retryAfter) {
+    super(message);
+    this.status = status;
+    this.retryAfter = retryAfter;
+  }
+}
+
 async function api(path, p) {
   const response = await fetch(path + "?" + p.toString());
-  const body = await response.json();
-  if (!response.ok) throw new Error(body.error || response.statusText);
+  let body = null;
+  try { body = await response.json(); } catch (e) { body = {}; }
+  if (!response.ok) {
+    throw new ApiError(body.error || response.statusText, response.status,
+      Number(response.headers.get("Retry-After")) || 1);
+  }
   return body;
 }
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function gameParams() {
   const p = params();
@@ -38,6 +57,14 @@ function status(text, error) {
   $("status").className = error ? "error" : "";
 }
 
+function signed(x) {
+  return (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x);
+}
+
+function capital(word) {
+  return word.charAt(0).toUpperCase() + word.slice(1);
+}
+
 function fillPickers() {
   const p = gameParams();
   const game = p.get("game");
@@ -50,127 +77,293 @@ function fillPickers() {
   $("pits").value = p.get("pits") || 6;
   $("seeds").value = p.get("seeds") || 4;
   $("engine").hidden = game !== "bao";
+  $("legend").hidden = game === "bao";
+  $("bao-legend").hidden = game !== "bao";
+  $("notation-two-row").hidden = game === "bao";
+  $("notation-bao").hidden = game !== "bao";
 }
 
-function cell(cls, text) {
-  const el = document.createElement("span");
-  el.className = cls;
-  el.textContent = text;
-  return el;
+function el(tag, cls, text) {
+  const e = document.createElement(tag);
+  if (cls) e.className = cls;
+  if (text !== undefined) e.textContent = text;
+  return e;
 }
 
-function pitButton(label, move, value, verdict) {
-  const b = document.createElement("button");
-  b.type = "button";
-  b.className = "pit" + (verdict ? " " + verdict : "");
-  b.dataset.move = move;
-  b.dataset.value = value === null ? "" : String(value);
-  b.innerHTML = "";
-  b.append(document.createTextNode(label));
-  if (value !== null) {
-    const small = document.createElement("small");
-    small.textContent = (value > 0 ? "+" : "") + value;
-    b.append(small);
+// A pit: its name above its seeds; a button when it is a legal move.
+function pit(name, seeds, move, extra) {
+  const e = el(move === null ? "span" : "button", "pit" + (extra.cls ? " " + extra.cls : ""));
+  if (move !== null) {
+    e.type = "button";
+    e.dataset.move = move;
+    e.dataset.value = extra.value === undefined || extra.value === null ? "" : String(extra.value);
+    e.title = extra.title || `play ${name}`;
+    e.addEventListener("click", () => play(move, name));
   }
-  b.addEventListener("click", () => play(move));
-  return b;
+  e.dataset.pit = name;
+  e.append(el("span", "name", name), el("span", "seeds", String(seeds)));
+  if (extra.small !== undefined) e.append(el("small", "", extra.small));
+  return e;
 }
 
-// Kalah and Oware: North's row on top from its last pit, South's below; stores at the ends.
-async function renderTwoRow(p) {
+// The query, asked again while the server is still searching (503 with Retry-After).
+async function queryWithPatience(p, gen) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await api("/api/v1/query", p);
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 503 || tries > 60 || gen !== generation) throw e;
+      status(e.message + " …", false);
+      await sleep(1000 * Math.min(e.retryAfter, 5));
+      if (gen !== generation) throw e;
+    }
+  }
+}
+
+// Kalah and Oware: North's row on top (N_m .. N1 left to right), South's below (S1 .. S_m);
+// North's store on the left, South's on the right.
+async function renderTwoRow(p, gen) {
   const shown = await api("/api/v1/show", p);
-  let answer = null;
-  try {
-    answer = shown.over ? null : await api("/api/v1/query", p);
-  } catch (e) {
-    status(e.message, true);
+  let answer = null, failure = null;
+  if (!shown.over) {
+    try {
+      answer = await queryWithPatience(p, gen);
+    } catch (e) {
+      failure = e;
+    }
   }
+  if (gen !== generation) return null;
   const m = shown.pits.length / 2;
   const south = shown.pits.slice(0, m), north = shown.pits.slice(m);
   const mover = shown.to_move;
-  const values = new Map((answer ? answer.moves : []).map((mv) => [mv.move, mv]));
-  const [ss, ns] = shown.stores;
-  const lead = mover === "south" ? ss - ns : ns - ss;
+  const letter = mover === "south" ? "S" : "N";
+  const byPit = new Map((answer ? answer.moves : []).map((mv) => [mv.move, mv]));
+  const last = params().get("last") || "";
   const row = (side, pits) => {
-    const div = document.createElement("div");
-    div.className = "row";
+    const div = el("div", "row");
     const order = side === "north" ? [...pits.keys()].reverse() : [...pits.keys()];
+    const s = side === "south" ? "S" : "N";
     for (const i of order) {
-      const pit = i + 1;
-      if (side === mover && shown.legal_moves.includes(pit)) {
-        const mv = values.get(pit);
-        const value = mv ? mv.value : null;
-        const verdict = value === null ? null : (lead + value > 0 ? "win" : lead + value < 0 ? "loss" : "draw");
-        div.append(pitButton(String(pits[i]), String(pit), value, verdict));
-      } else {
-        div.append(cell("pit", String(pits[i])));
+      const name = s + (i + 1);
+      const extra = { cls: name === last ? "last" : "" };
+      let move = null;
+      if (side === mover && shown.legal_moves.includes(i + 1)) {
+        move = String(i + 1);
+        const mv = byPit.get(i + 1);
+        if (mv) {
+          extra.cls += " " + mv.result;
+          extra.value = mv.value;
+          extra.small = signed(mv.margin);
+          extra.title = `${name}: ${mv.result}, final ${mv.final[0]}–${mv.final[1]} (South–North)`;
+        }
       }
+      div.append(pit(name, pits[i], move, extra));
     }
     return div;
   };
-  const board = document.createElement("div");
-  board.className = "row";
-  const rows = document.createElement("div");
-  rows.style.display = "grid";
-  rows.style.gap = ".3rem";
-  rows.append(row("north", north), row("south", south));
-  board.append(cell("store", "N " + ns), rows, cell("store", "S " + ss));
-  $("board").replaceChildren(board);
-  if (shown.over) {
-    status(`game over (${shown.end}): South ${shown.final[0]} - North ${shown.final[1]}`);
-  } else if (answer) {
-    status(`${shown.variant}. ${mover} to move: value ${answer.value > 0 ? "+" : ""}${answer.value}, ` +
-      `final ${answer.final[0]}-${answer.final[1]} (${answer.result} for ${mover}; from ${answer.source})`);
-  }
-  $("moves").textContent = answer ? "moves " + answer.moves.map((mv) => `${mv.move}:${mv.value > 0 ? "+" : ""}${mv.value}`).join(" ") : "";
-  $("pv").textContent = answer ? "pv " + answer.pv.join(" ") + (answer.pv_end === "cycle" ? " (then endless play)" : "") : "";
-  return { shown, answer };
-}
-
-// Bao: four rows (North's back and front, South's front and back), moves as buttons.
-async function renderBao(p) {
-  const shown = await api("/api/v1/show", p);
-  const rows = document.createElement("div");
-  rows.style.display = "grid";
-  rows.style.gap = ".3rem";
-  const line = (pits, reverse) => {
-    const div = document.createElement("div");
-    div.className = "row";
-    const list = reverse ? [...pits].reverse() : pits;
-    for (const n of list) div.append(cell("pit", String(n)));
-    return div;
+  const [ss, ns] = shown.stores;
+  const store = (who, n) => {
+    const e = el("div", "store");
+    e.append(el("span", "name", who + "'s store"), el("span", "seeds", String(n)));
+    return e;
   };
-  rows.append(line(shown.north.back, true), line(shown.north.front, true),
-    line(shown.south.front, false), line(shown.south.back, false));
-  const buttons = document.createElement("div");
-  buttons.className = "row";
-  for (const mv of shown.legal_moves) buttons.append(pitButton(mv, mv, null, null));
-  $("board").replaceChildren(rows, buttons);
-  status(shown.over
-    ? `game over: ${shown.to_move} has ${shown.end}; ${shown.winner} wins`
-    : `${shown.rules}. ${shown.to_move} to move (${shown.stage}); hands S ${shown.south.hand} N ${shown.north.hand}`);
-  $("moves").textContent = "";
-  $("pv").textContent = "";
-  return { shown, answer: null };
+  const rows = el("div", "rows");
+  rows.append(row("north", north), row("south", south));
+  const board = el("div", "board");
+  board.append(store("North", ns), rows, store("South", ss));
+  const top = el("p", "side", "North: the top row, N1 at the right, sowing right to left" +
+    (mover === "north" && !shown.over ? " (to move)" : ""));
+  const bottom = el("p", "side", "South: the bottom row, S1 at the left, sowing left to right" +
+    (mover === "south" && !shown.over ? " (to move)" : ""));
+  $("board").replaceChildren(top, board, bottom);
+
+  status(`${shown.variant}. ` + (shown.over ? "The game is over." : `${capital(mover)} to move.`));
+  if (shown.over) {
+    const [fs, fn] = shown.final;
+    const word = fs > fn ? "South wins" : fs < fn ? "North wins" : "a draw";
+    $("verdict").textContent = `Game over (${shown.end}): ${word}, South ${fs} – North ${fn}.`;
+  } else if (answer) {
+    const [fs, fn] = answer.final;
+    const word = answer.result === "draw" ? "it is a draw"
+      : `${capital(answer.result === "win" ? mover : (mover === "south" ? "north" : "south"))} wins`;
+    $("verdict").textContent = `With perfect play ${word}: final score South ${fs} – North ${fn} ` +
+      `(margin ${signed(answer.margin)} for ${mover}; ${answer.source === "search" ? "searched beyond the tables" : "from the tables"}).`;
+  } else {
+    $("verdict").textContent = "";
+  }
+  if (failure) status(failure.message, true);
+
+  // The move list, best first.
+  $("moves").className = "";
+  const list = answer ? [...answer.moves].sort((a, b) => b.value - a.value || a.move - b.move) : [];
+  $("moves-title").hidden = list.length === 0;
+  $("moves").replaceChildren(...list.map((mv, i) => {
+    const b = el("button", `move ${mv.result}` + (i === 0 ? " best" : ""));
+    b.type = "button";
+    b.dataset.move = String(mv.move);
+    b.dataset.value = String(mv.value);
+    b.append(el("span", "mv", letter + mv.move), el("span", "res", mv.result),
+      el("span", "final", `${mv.final[0]}–${mv.final[1]}`), el("span", "margin", signed(mv.margin)),
+      el("span", "net", `net ${signed(mv.value)}`));
+    b.title = `${letter}${mv.move}: ${mv.result}; final score South ${mv.final[0]} – North ${mv.final[1]}; ` +
+      `margin ${signed(mv.margin)} for ${mover}; net ${signed(mv.value)} of the seeds left`;
+    b.addEventListener("click", () => play(String(mv.move), letter + mv.move));
+    return b;
+  }));
+
+  // The principal variation, one button a step.
+  const pv = $("pv");
+  pv.replaceChildren();
+  if (answer && answer.pv_steps && answer.pv_steps.length) {
+    pv.append(el("span", "", "Principal variation:"));
+    answer.pv_steps.forEach((step, i) => {
+      const name = (step.side === "south" ? "S" : "N") + step.move;
+      const b = el("button", "step " + step.side, `${i + 1}. ${name}`);
+      b.type = "button";
+      b.dataset.step = String(i);
+      b.title = `show the position after ${name}`;
+      b.addEventListener("click", () => goTo(step.position, name));
+      pv.append(b);
+    });
+    if (answer.pv_end === "cycle") pv.append(el("span", "", "then endless play"));
+  }
+  $("proven").textContent = "";
+  $("last").textContent = last ? `Last move: ${last}.` : "";
+  return { game: p.get("game"), shown, answer, list: list.map((mv) => [String(mv.move), letter + mv.move]) };
 }
 
-let current = null;
+// Bao: four rows as its notation writes them (North's back b8..b1, North's front a8..a1,
+// South's front A1..A8, South's back B1..B8), the moves with the engine's evaluation.
+async function renderBao(p, gen) {
+  const shown = await api("/api/v1/show", p);
+  let hint = null, failure = null;
+  if (!shown.over) {
+    const q = new URLSearchParams(p);
+    q.delete("game");
+    try {
+      hint = await api("/api/v1/bao/hint", q);
+    } catch (e) {
+      failure = e;
+    }
+  }
+  if (gen !== generation) return null;
+  const last = params().get("last") || "";
+  const lastPit = last.slice(0, 2);
+  const lines = [
+    ["North's back row", "b", [...shown.north.back].reverse(), true, null],
+    ["North's front row", "a", [...shown.north.front].reverse(), true, shown.north.nyumba_owned],
+    ["South's front row", "A", shown.south.front, false, shown.south.nyumba_owned],
+    ["South's back row", "B", shown.south.back, false, null],
+  ];
+  const rows = el("div", "rows bao-board");
+  for (const [label, letter, pits, reversed, nyumba] of lines) {
+    const div = el("div", "row");
+    div.append(el("span", "rowname", `${label} (${letter}${reversed ? "8…" + letter + "1" : "1…" + letter + "8"})`));
+    pits.forEach((n, i) => {
+      const number = reversed ? 8 - i : i + 1;
+      const name = letter + number;
+      let cls = name === lastPit ? "last" : "";
+      if (nyumba && number === 5) cls += " nyumba";
+      div.append(pit(name, n, null, { cls }));
+    });
+    rows.append(div);
+  }
+  const top = el("p", "side", `North: the top two rows; hand ${shown.north.hand}` +
+    (shown.to_move === "north" ? " (to move)" : ""));
+  const bottom = el("p", "side", `South: the bottom two rows; hand ${shown.south.hand}` +
+    (shown.to_move === "south" ? " (to move)" : ""));
+  $("board").replaceChildren(top, rows, bottom);
+  const stage = shown.stage === "namua" ? "namua: seeds still in hand" : "mtaji: no seeds in hand";
+  status(`${shown.rules}. ` + (shown.over ? "The game is over." : `${capital(shown.to_move)} to move (${stage}).`) +
+    (shown.takasia ? ` Takasia: ${shown.takasia} may not be lifted.` : ""));
+  $("verdict").textContent = shown.over
+    ? `Game over: ${shown.to_move} has ${shown.end}; ${shown.winner} wins.` : "";
+  if (failure) status(failure.message, true);
+  const moves = hint ? hint.moves : [];
+  $("moves").className = "bao";
+  $("moves-title").hidden = moves.length === 0;
+  $("moves").replaceChildren(...moves.map((mv, i) => {
+    const b = el("button", "move bao" + (i === 0 ? " best" : ""));
+    b.type = "button";
+    b.dataset.move = mv.move;
+    b.dataset.value = "";
+    b.append(el("span", "mv", mv.move), el("span", "eval", signed(mv.score)));
+    b.title = `${mv.move}: the engine's 3-ply evaluation for ${shown.to_move}, ${signed(mv.score)} seeds`;
+    b.addEventListener("click", () => play(mv.move, mv.move));
+    return b;
+  }));
+  $("pv").replaceChildren();
+  const proven = hint && hint.proven;
+  $("proven").textContent = proven
+    ? `Proven: from this start ${capital(proven.winner)} wins` +
+      (proven.move ? `, first move ${proven.move}` : "") + ` (${proven.how}).`
+    : "";
+  $("last").textContent = last ? `Last move: ${last}.` : "";
+  return { game: "bao", shown, answer: null, hint, list: moves.map((mv) => [mv.move, mv.move]) };
+}
+
+// On a fresh visit (no game in the address) a start the server cannot answer gives way to a
+// smaller Kalah it can.
+const FALLBACKS = [["6", "3"], ["4", "4"], ["4", "3"], ["3", "3"]];
+
+async function fallBack(gen) {
+  for (const [pits, seeds] of FALLBACKS) {
+    const p = new URLSearchParams({ game: "kalah", pits, seeds });
+    try {
+      await api("/api/v1/query", p);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 422) continue;
+    }
+    if (gen !== generation) return false;
+    setParams(p, false);
+    return true;
+  }
+  return false;
+}
 
 async function render() {
+  const gen = ++generation;
   const p = gameParams();
   fillPickers();
   document.body.dataset.ready = "0";
   status("…");
   try {
-    current = p.get("game") === "bao" ? await renderBao(p) : await renderTwoRow(p);
-    document.body.dataset.ready = "1";
+    if (p.get("game") === "bao") {
+      current = await renderBao(p, gen) || current;
+    } else {
+      current = await renderTwoRow(p, gen) || current;
+      const fresh = !params().get("game") && !params().get("position");
+      if (fresh && current && !current.answer && !current.shown.over && await fallBack(gen)) {
+        const note = $("status").textContent;
+        await render();
+        status(`The default start is beyond this server: ${note} Showing a smaller Kalah instead.`, false);
+        return;
+      }
+    }
   } catch (e) {
-    status(e.message, true);
+    if (gen === generation) {
+      status(e.message, true);
+      $("moves").replaceChildren();
+      $("pv").replaceChildren();
+    }
+  }
+  if (gen === generation) {
+    const input = $("position-text");
+    if (document.activeElement !== input && current && current.shown) input.value = current.shown.position;
     document.body.dataset.ready = "1";
   }
 }
 
-async function play(move) {
+function goTo(position, last) {
+  const p = params();
+  undoStack.push({ position: p.get("position") || "", last: p.get("last") || "" });
+  p.set("position", position);
+  if (last) p.set("last", last); else p.delete("last");
+  setParams(p, true);
+  return render();
+}
+
+async function play(move, name) {
   const p = gameParams();
   let next = null;
   const known = current && current.answer && current.answer.moves.find((mv) => String(mv.move) === move);
@@ -186,11 +379,24 @@ async function play(move) {
       return;
     }
   }
-  history_.push(p.get("position") || "");
-  const np = params();
-  np.set("position", next);
-  setParams(np, true);
-  await render();
+  await goTo(next, name);
+}
+
+function undo() {
+  if (!undoStack.length) return;
+  const previous = undoStack.pop();
+  const p = params();
+  if (previous.position) p.set("position", previous.position); else p.delete("position");
+  if (previous.last) p.set("last", previous.last); else p.delete("last");
+  setParams(p, true);
+  render();
+}
+
+function playBest() {
+  if (current && current.list && current.list.length) {
+    const [move, name] = current.list[0];
+    play(move, name);
+  }
 }
 
 async function engineMove() {
@@ -199,7 +405,7 @@ async function engineMove() {
   p.set("ms", "500");
   try {
     const mv = await api("/api/v1/bao/move", p);
-    await play(mv.move);
+    await play(mv.move, mv.move);
   } catch (e) {
     status(e.message, true);
   }
@@ -213,27 +419,44 @@ function newGame() {
     p.set("pits", $("pits").value);
     p.set("seeds", $("seeds").value);
   }
-  history_ = [];
+  undoStack = [];
   setParams(p, true);
   render();
 }
 
 async function main() {
-  catalogue = await api("/api/v1/variants", new URLSearchParams());
+  try {
+    catalogue = await api("/api/v1/variants", new URLSearchParams());
+  } catch (e) {
+    status(e.message, true);
+    document.body.dataset.ready = "1";
+    return;
+  }
   $("game").addEventListener("change", () => { $("rules").replaceChildren(); newGame(); });
   $("rules").addEventListener("change", newGame);
   $("pits").addEventListener("change", newGame);
   $("seeds").addEventListener("change", newGame);
   $("new").addEventListener("click", newGame);
-  $("undo").addEventListener("click", () => {
-    if (!history_.length) return;
-    const previous = history_.pop();
-    const p = params();
-    if (previous) p.set("position", previous); else p.delete("position");
-    setParams(p, true);
-    render();
-  });
+  $("undo").addEventListener("click", undo);
   $("engine").addEventListener("click", engineMove);
+  $("goto").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const text = $("position-text").value.trim();
+    if (text) goTo(text, "");
+    $("position-text").blur();
+  });
+  document.addEventListener("keydown", (event) => {
+    const t = event.target;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+    if (event.key === "u" || event.key === "Backspace") {
+      event.preventDefault();
+      undo();
+    } else if (event.key === "b" || (event.key === "Enter" && !(t && t.tagName === "BUTTON"))) {
+      event.preventDefault();
+      playBest();
+    }
+  });
   window.addEventListener("popstate", render);
   await render();
 }

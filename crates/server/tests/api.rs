@@ -1,6 +1,8 @@
 //! The API in process (no socket): status codes, exact values on positions the tables decide
 //! (the awari test position of Romein & Bal 2002; `docs/references.md`), the same answers as the
-//! library's query, and every kind of bad input answered 400 with a JSON error.
+//! library's query with what each move leads to, Kalah searched beyond small tables and kept,
+//! positions beyond the limits refused in a plain sentence, Bao's evaluations and proven start,
+//! and every kind of bad input answered 400 with a JSON error.
 
 use std::time::Duration;
 
@@ -48,18 +50,23 @@ fn server() -> &'static Server {
 }
 
 fn get(uri: &str) -> (StatusCode, Value) {
+    get_from(&server().app, uri).1
+}
+
+/// `uri` from `app`: the headers and `(status, JSON body)`.
+fn get_from(app: &axum::Router, uri: &str) -> (axum::http::HeaderMap, (StatusCode, Value)) {
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let response = server()
-            .app
+        let response = app
             .clone()
             .oneshot(Request::get(uri).body(Body::empty()).unwrap())
             .await
             .unwrap();
         let status = response.status();
+        let headers = response.headers().clone();
         let json_type = response
             .headers()
             .get(header::CONTENT_TYPE)
@@ -70,8 +77,81 @@ fn get(uri: &str) -> (StatusCode, Value) {
             "{uri}: not JSON: {}",
             String::from_utf8_lossy(&bytes)
         );
-        (status, serde_json::from_slice(&bytes).unwrap())
+        (headers, (status, serde_json::from_slice(&bytes).unwrap()))
     })
+}
+
+/// `v` without the fields the server adds to the library's answer.
+fn library_fields(v: &Value) -> Value {
+    let mut v = v.clone();
+    let object = v.as_object_mut().unwrap();
+    object.remove("margin");
+    object.remove("pv_steps");
+    for mv in object["moves"].as_array_mut().unwrap() {
+        let mv = mv.as_object_mut().unwrap();
+        mv.remove("final");
+        mv.remove("result");
+        mv.remove("margin");
+    }
+    v
+}
+
+/// Each move's final score, result and margin agree with its value, the stores and the seeds
+/// on the board; the best moves' margin is the position's; the principal variation's steps
+/// follow it.
+fn check_described(v: &Value) {
+    let south = v["to_move"] == "south";
+    let finals = |f: &Value| (f[0].as_f64().unwrap(), f[1].as_f64().unwrap());
+    let (fs, fn_) = finals(&v["final"]);
+    let total = fs + fn_;
+    let mut best_margin = f64::MIN;
+    for mv in v["moves"].as_array().unwrap() {
+        let (s, n) = finals(&mv["final"]);
+        assert_eq!(s + n, total, "{mv}");
+        let margin = if south { s - n } else { n - s };
+        assert_eq!(mv["margin"].as_f64().unwrap(), margin, "{mv}");
+        let word = if margin > 0.0 {
+            "win"
+        } else if margin < 0.0 {
+            "loss"
+        } else {
+            "draw"
+        };
+        assert_eq!(mv["result"], word, "{mv}");
+        best_margin = best_margin.max(margin);
+        // The margin and the net of the seeds left differ by the stores' difference, the same
+        // for every move.
+        let stores = margin - mv["value"].as_f64().unwrap();
+        let position_stores = v["margin"].as_f64().unwrap() - v["value"].as_f64().unwrap();
+        assert_eq!(stores, position_stores, "{mv}");
+    }
+    assert_eq!(v["margin"].as_f64().unwrap(), best_margin, "{v}");
+    assert_eq!(
+        v["result"],
+        if best_margin > 0.0 {
+            "win"
+        } else if best_margin < 0.0 {
+            "loss"
+        } else {
+            "draw"
+        }
+    );
+    let steps = v["pv_steps"].as_array().unwrap();
+    let pv = v["pv"].as_array().unwrap();
+    assert_eq!(steps.len(), pv.len(), "{v}");
+    for (step, pit) in steps.iter().zip(pv) {
+        assert_eq!(&step["move"], pit);
+    }
+    if let Some(first) = steps.first() {
+        assert_eq!(first["side"], v["to_move"]);
+        let played = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == first["move"])
+            .unwrap();
+        assert_eq!(first["position"], played["position"]);
+    }
 }
 
 fn bad(uri: &str, needle: &str) {
@@ -160,7 +240,8 @@ fn answers_agree_with_the_library() {
         assert_eq!(status, StatusCode::OK, "{uri}: {v}");
         let game = setup.mancala(game, Some(position)).unwrap();
         let expected = serde_json::to_value(server().tablebase.query(&game).unwrap()).unwrap();
-        assert_eq!(v, expected, "{uri}");
+        assert_eq!(library_fields(&v), expected, "{uri}");
+        check_described(&v);
     }
     // Beyond the tables but small: a search over them, exact (Kalah(4,2) standard: +6,
     // docs/results.md).
@@ -170,20 +251,186 @@ fn answers_agree_with_the_library() {
         (v["value"].clone(), v["source"].clone()),
         (json!(6), json!("search"))
     );
-    // Not covered and too large: 422, naming the build.
-    let (status, v) = get("/api/v1/query?game=kalah&rules=standard");
-    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{v}");
+    check_described(&v);
+}
+
+/// The message of a refusal: 422, a plain sentence with no path and no build command.
+fn refused(uri: &str, needle: &str) {
+    let (status, v) = get(uri);
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{uri}: {v}");
     let error = v["error"].as_str().unwrap();
-    assert!(error.contains("granary build kalah"), "{v}");
-    // The message names the layer within the table directory, never where the server keeps it.
     let root = server().tablebase.root().to_path_buf();
-    assert!(
-        !error.contains(&*root.to_string_lossy()) && !error.contains("/tmp"),
-        "{error}"
+    assert!(error.contains(needle), "{uri}: {error}");
+    for wrong in [
+        &*root.to_string_lossy(),
+        "/tmp",
+        "/",
+        ".tbl",
+        "granary build",
+        "--",
+    ] {
+        assert!(!error.contains(wrong), "{uri}: '{wrong}' in {error}");
+    }
+}
+
+#[test]
+fn positions_beyond_the_limits_get_a_plain_sentence() {
+    // Kalah(6,4) standard with no tables of its kind: a search far beyond the server's limit.
+    refused(
+        "/api/v1/query?game=kalah&rules=standard",
+        "this position is beyond what this server searches: it has 48 seeds on the board, it \
+         holds no tables of kalah-6-standard-owner",
     );
+    // Kalah(4) with tables to 12: 160 seeds are too many to search.
+    refused(
+        "/api/v1/query?game=kalah&pits=4&rules=standard&position=20,20,20,20/20,20,20,20",
+        "its tables of kalah-4-standard-owner go up to 12 seeds",
+    );
+    // Oware is answered from tables alone.
+    refused(
+        "/api/v1/query?game=oware&rules=awari&position=4,4,4,4,4,4/4,4,4,4,4,0",
+        "oware is answered from tables alone",
+    );
+}
+
+#[test]
+fn the_default_start_is_searched_over_small_tables_and_kept() {
+    // Kalah(6,4), the default rules (empty capture), with layers to 16 seeds only: searched
+    // over them, +10 (docs/results.md), then answered from what is kept.
+    let dir = tempfile::tempdir().unwrap();
+    let tablebase = granary::Tablebase::new(dir.path());
+    let game = granary::Setup::default()
+        .mancala(granary::GameName::Kalah, None)
+        .unwrap();
+    let started = std::time::Instant::now();
+    granary::build(&tablebase, game.kind(), 16, None, None, &()).unwrap();
+    eprintln!(
+        "layers 0..=16 built in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    let mut config = granary_server::Config::new(dir.path().to_path_buf());
+    config.timeout = Duration::from_secs(600);
+    config.search_seconds = 600.0;
+    let state = granary_server::state(&config);
+    let app = granary_server::app(std::sync::Arc::clone(&state));
+    let started = std::time::Instant::now();
+    let (_, (status, v)) = get_from(&app, "/api/v1/query?game=kalah");
+    eprintln!("searched in {:.1} s", started.elapsed().as_secs_f64());
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        (v["value"].clone(), v["result"].clone(), v["source"].clone()),
+        (json!(10), json!("win"), json!("search")),
+        "{v}"
+    );
+    assert_eq!(v["final"], json!([29, 19]));
+    check_described(&v);
+    assert_eq!(state.solved.kept_count(), 1);
+    let started = std::time::Instant::now();
+    let (_, (status, again)) = get_from(
+        &app,
+        "/api/v1/query?game=kalah&position=4,4,4,4,4,4/4,4,4,4,4,4",
+    );
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(again, v);
     assert!(
-        error.contains("kalah-6-standard-owner/layer-048.tbl"),
-        "{error}"
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
+    assert_eq!(state.solved.kept_count(), 1);
+}
+
+#[test]
+fn a_search_longer_than_the_request_goes_on_and_is_kept() {
+    // No time to wait at all: the first request is told to ask again, with Retry-After; the
+    // search goes on and a later request gets its answer.
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = granary_server::Config::new(dir.path().to_path_buf());
+    config.timeout = Duration::ZERO;
+    let state = granary_server::state(&config);
+    let app = granary_server::app(std::sync::Arc::clone(&state));
+    let uri = "/api/v1/query?game=kalah&pits=4&seeds=2&rules=standard";
+    let (headers, (status, v)) = get_from(&app, uri);
+    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+    assert!(headers.contains_key(header::RETRY_AFTER));
+    assert!(
+        v["error"].as_str().unwrap().contains("is being searched"),
+        "{v}"
+    );
+    let started = std::time::Instant::now();
+    loop {
+        let (_, (status, v)) = get_from(&app, uri);
+        if status == StatusCode::OK {
+            assert_eq!(
+                (v["value"].clone(), v["source"].clone()),
+                (json!(6), json!("search"))
+            );
+            break;
+        }
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
+        assert!(started.elapsed() < Duration::from_secs(60), "never kept");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(state.solved.kept_count(), 1);
+}
+
+#[test]
+fn bao_moves_with_the_engine_and_the_proven_start() {
+    let (status, v) = get("/api/v1/bao/hint?rules=kujifunza");
+    assert_eq!(status, StatusCode::OK, "{v}");
+    // Donkers & Uiterwijk 2002, reproduced by `granary solve bao --rules kujifunza`.
+    assert_eq!(v["proven"]["winner"], "south", "{v}");
+    assert_eq!(v["proven"]["move"], "A3R", "{v}");
+    assert!(
+        v["proven"]["how"]
+            .as_str()
+            .unwrap()
+            .contains("proof-number search"),
+        "{v}"
+    );
+    let scores: Vec<f64> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["score"].as_f64().unwrap())
+        .collect();
+    assert!(
+        scores.windows(2).all(|w| w[0] >= w[1]),
+        "best first: {scores:?}"
+    );
+    let mut listed: Vec<String> = v["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_str().unwrap().to_string())
+        .collect();
+    let mut legal: Vec<String> = get("/api/v1/show?game=bao&rules=kujifunza").1["legal_moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m.as_str().unwrap().to_string())
+        .collect();
+    listed.sort();
+    legal.sort();
+    assert_eq!(listed, legal);
+    // After a move, and at the kiswahili start (not proven), nothing is claimed.
+    let after = get("/api/v1/show?game=bao&rules=kujifunza&moves=A3R").1["position"].clone();
+    let (status, v) = get(&format!(
+        "/api/v1/bao/hint?rules=kujifunza&position={}",
+        after
+            .as_str()
+            .unwrap()
+            .replace(' ', "%20")
+            .replace('#', "%23")
+    ));
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["to_move"], "north");
+    assert_eq!(v["proven"], Value::Null);
+    assert!(
+        v["moves"][0]["move"]
+            .as_str()
+            .unwrap()
+            .starts_with(|c: char| c.is_ascii_lowercase())
     );
 }
 
@@ -209,8 +456,12 @@ fn show_and_the_bao_engine() {
 fn bad_input_is_400_with_a_json_error() {
     bad("/api/v1/query", "'game' is missing");
     bad("/api/v1/query?game=chess", "unknown game 'chess'");
-    bad("/api/v1/query?game=kalah&rules=fast", "--rules 'fast'");
-    bad("/api/v1/query?game=kalah&pits=9", "--pits 9");
+    // The option's name is written with or without dashes, with or without a colon.
+    bad(
+        "/api/v1/query?game=kalah&rules=fast",
+        "'fast' is not a kalah capture rule",
+    );
+    bad("/api/v1/query?game=kalah&pits=9", "9 is out of range");
     bad(
         "/api/v1/query?game=kalah&pits=x",
         "'x' is not a whole number",
@@ -219,7 +470,7 @@ fn bad_input_is_400_with_a_json_error() {
     bad("/api/v1/query?game=kalah&position=%FF%FE", "position");
     bad(
         "/api/v1/query?game=oware&sweep=owner",
-        "--sweep is a kalah option",
+        "sweep is a kalah option",
     );
     bad("/api/v1/query?game=bao", "bao has no tables");
     bad("/api/v1/query?game=kalah&game=oware", "given twice");
@@ -249,6 +500,19 @@ fn bad_input_is_400_with_a_json_error() {
     );
     bad("/api/v1/bao/move?game=kalah", "leave 'game' out");
     bad("/api/v1/bao/move?position=garbage", "");
+    bad("/api/v1/bao/hint?position=garbage", "bao position");
+    bad("/api/v1/bao/hint?game=kalah", "leave 'game' out");
+    bad("/api/v1/bao/hint?moves=A3R", "takes no 'moves'");
+    bad("/api/v1/bao/hint?rules=chess", "'chess'");
+    bad(
+        "/api/v1/query?game=kalah&position=4,4,4,4,4,4/4,4,4,4,4,4%20x",
+        "position",
+    );
+    bad("/api/v1/query?game=kalah&seeds=-1", "not a whole number");
+    bad(
+        "/api/v1/query?game=kalah&pits=4&seeds=2&moves=1",
+        "takes no 'moves'",
+    );
     let (status, v) = get("/api/v1/nothing/here");
     assert_eq!(status, StatusCode::NOT_FOUND);
     assert!(

@@ -39,7 +39,7 @@ pub fn parse_family(
 > {
     let bad = |why: &str| {
         InputError::Value(format!(
-            "--family '{spec}': {why}; expected PITSxSEEDS ranges such as 1..6x1..5"
+            "family '{spec}': {why}; expected PITSxSEEDS ranges such as 1..6x1..5"
         ))
     };
     let (pits, seeds) = spec.split_once('x').ok_or_else(|| bad("no 'x'"))?;
@@ -70,6 +70,22 @@ mod tests {
     use super::*;
 
     #[test]
+    fn moves_name_the_entry_at_fault() {
+        assert_eq!(parse_pits(&["3", " 1 "]).unwrap(), vec![3, 1]);
+        let err = parse_pits(&["3", "x"]).unwrap_err().to_string();
+        assert_eq!(err, "moves: move 2: 'x' is not a pit number");
+        let err = InputError::Move {
+            number: 1,
+            pit: Some(7),
+            reason: "pit 7 does not exist".into(),
+        };
+        assert_eq!(
+            err.to_string(),
+            "moves: move 1 (pit 7): pit 7 does not exist"
+        );
+    }
+
+    #[test]
     fn family_ranges() {
         let (p, s) = parse_family("1..6x1..5").unwrap();
         assert_eq!((p, s), (1..=6, 1..=5));
@@ -89,7 +105,7 @@ mod tests {
         ] {
             let err = parse_family(bad).unwrap_err().to_string();
             assert!(
-                err.starts_with(&format!("--family '{bad}'")),
+                err.starts_with(&format!("family '{bad}': ")) && !err.contains('\n'),
                 "{bad}: {err}"
             );
         }

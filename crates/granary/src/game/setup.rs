@@ -32,14 +32,15 @@ pub struct Setup {
     pub tax: Option<String>,
 }
 
+/// The value of the option named `option` (as the API names it: `rules`), or `default`.
 fn choose<T: FromStr<Err = OptionError> + Copy>(
-    flag: &'static str,
+    option: &'static str,
     given: Option<&str>,
     default: T,
 ) -> Result<T, InputError> {
     given.map_or(Ok(default), |g| {
         g.parse()
-            .map_err(|source| InputError::Option { flag, source })
+            .map_err(|source| InputError::Option { option, source })
     })
 }
 
@@ -63,23 +64,23 @@ impl Setup {
     pub fn mancala_game(&self, game: GameName) -> Result<Game, InputError> {
         if self.bao_only_given() {
             return Err(InputError::NotForGame(
-                "--nyumba, --takasia and --tax are bao options".into(),
+                "nyumba, takasia and tax are bao options".into(),
             ));
         }
         let rules = self.rules.as_deref();
         Ok(match game {
             GameName::Kalah => Game::Kalah {
-                capture: choose("--rules", rules, Capture::ALL[0])?,
-                sweep: choose("--sweep", self.sweep.as_deref(), Sweep::ALL[0])?,
+                capture: choose("rules", rules, Capture::ALL[0])?,
+                sweep: choose("sweep", self.sweep.as_deref(), Sweep::ALL[0])?,
             },
             GameName::Oware => {
                 if self.sweep.is_some() {
                     return Err(InputError::NotForGame(
-                        "--sweep is a kalah option; oware has none".into(),
+                        "sweep is a kalah option; oware has none".into(),
                     ));
                 }
                 Game::Oware {
-                    rules: choose("--rules", rules, OwareRules::ALL[0])?,
+                    rules: choose("rules", rules, OwareRules::ALL[0])?,
                 }
             }
             GameName::Bao => {
@@ -124,21 +125,21 @@ impl Setup {
     pub fn bao_rules(&self) -> Result<BaoRules, InputError> {
         if self.pits.is_some() || self.sweep.is_some() {
             return Err(InputError::NotForGame(
-                "--pits and --sweep are kalah/oware options; bao has a 4x8 board".into(),
+                "pits and sweep are kalah/oware options; bao has a 4x8 board".into(),
             ));
         }
         if self.seeds.is_some() {
             return Err(InputError::NotForGame(
-                "--seeds is a kalah/oware option; bao's start is set by --rules".into(),
+                "seeds is a kalah/oware option; bao's start is set by its rules".into(),
             ));
         }
-        let mut rules = BaoRules::new(choose("--rules", self.rules.as_deref(), Start::ALL[0])?);
-        rules.nyumba = choose("--nyumba", self.nyumba.as_deref(), rules.nyumba)?;
-        rules.takasia = choose("--takasia", self.takasia.as_deref(), rules.takasia)?;
-        rules.tax = choose("--tax", self.tax.as_deref(), rules.tax)?;
+        let mut rules = BaoRules::new(choose("rules", self.rules.as_deref(), Start::ALL[0])?);
+        rules.nyumba = choose("nyumba", self.nyumba.as_deref(), rules.nyumba)?;
+        rules.takasia = choose("takasia", self.takasia.as_deref(), rules.takasia)?;
+        rules.tax = choose("tax", self.tax.as_deref(), rules.tax)?;
         if !rules.has_nyumba() && (self.nyumba.is_some() || self.tax.is_some()) {
             return Err(InputError::NotForGame(
-                "--nyumba and --tax are options of bao kiswahili/malawi; bao kujifunza has no nyumba"
+                "nyumba and tax are options of bao kiswahili/malawi; bao kujifunza has no nyumba"
                     .into(),
             ));
         }
@@ -163,32 +164,98 @@ impl Setup {
 mod tests {
     use super::*;
 
+    fn setup(f: fn(&mut Setup)) -> Setup {
+        let mut s = Setup::default();
+        f(&mut s);
+        s
+    }
+
+    fn mancala_error(game: GameName, f: fn(&mut Setup)) -> String {
+        setup(f).mancala(game, None).unwrap_err().to_string()
+    }
+
+    fn bao_error(f: fn(&mut Setup)) -> String {
+        setup(f).bao(None).unwrap_err().to_string()
+    }
+
     #[test]
-    fn options_name_the_flag_at_fault() {
-        let setup = |f: fn(&mut Setup)| {
-            let mut s = Setup::default();
-            f(&mut s);
-            s
-        };
-        let err = setup(|s| s.rules = Some("fast".into()))
-            .mancala(GameName::Kalah, None)
-            .unwrap_err();
-        assert!(err.to_string().starts_with("--rules 'fast'"), "{err}");
-        let err = setup(|s| s.sweep = Some("x".into()))
-            .mancala(GameName::Oware, None)
-            .unwrap_err();
-        assert!(
-            err.to_string().contains("--sweep is a kalah option"),
-            "{err}"
-        );
-        let err = setup(|s| s.pits = Some(9))
-            .mancala(GameName::Kalah, None)
-            .unwrap_err();
-        assert!(err.to_string().contains("--pits 9"), "{err}");
-        let err = setup(|s| s.tax = Some("never".into()))
-            .bao(None)
-            .unwrap_err();
-        assert!(err.to_string().starts_with("--tax 'never'"), "{err}");
+    fn options_are_named_plainly_in_one_line() {
+        let errors = [
+            (
+                mancala_error(GameName::Kalah, |s| s.rules = Some("fast".into())),
+                "rules: 'fast' is not a kalah capture rule: use empty or standard",
+            ),
+            (
+                mancala_error(GameName::Kalah, |s| s.sweep = Some("x".into())),
+                "sweep: 'x' is not a kalah sweep rule: use owner or emptied",
+            ),
+            (
+                mancala_error(GameName::Oware, |s| s.sweep = Some("owner".into())),
+                "sweep is a kalah option; oware has none",
+            ),
+            (
+                mancala_error(GameName::Kalah, |s| s.tax = Some("always".into())),
+                "nyumba, takasia and tax are bao options",
+            ),
+            (
+                mancala_error(GameName::Kalah, |s| s.pits = Some(9)),
+                "pits 9 is out of range: a side has 1 to 8 pits",
+            ),
+            (
+                mancala_error(GameName::Kalah, |s| s.seeds = Some(30)),
+                "seeds 30 with 6 pits a side makes 360 seeds; the packed encoding holds at most 255",
+            ),
+            (
+                bao_error(|s| s.tax = Some("never".into())),
+                "tax: 'never' is not a bao tax rule: use last-resort or always",
+            ),
+            (
+                bao_error(|s| s.pits = Some(6)),
+                "pits and sweep are kalah/oware options; bao has a 4x8 board",
+            ),
+            (
+                bao_error(|s| s.seeds = Some(4)),
+                "seeds is a kalah/oware option; bao's start is set by its rules",
+            ),
+            (
+                bao_error(|s| {
+                    s.rules = Some("kujifunza".into());
+                    s.nyumba = Some("below6".into());
+                }),
+                "nyumba and tax are options of bao kiswahili/malawi; bao kujifunza has no nyumba",
+            ),
+        ];
+        for (err, expected) in errors {
+            assert_eq!(err, expected);
+        }
         assert!("chess".parse::<GameName>().is_err());
+    }
+
+    #[test]
+    fn a_position_of_other_pits_names_the_pits_option() {
+        let err = setup(|s| s.pits = Some(4))
+            .mancala(GameName::Kalah, Some("1,2,3/4,5,6"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(err, "position has 3 pits a side but pits is 4");
+    }
+
+    #[test]
+    fn no_input_error_names_a_command_line_flag() {
+        let errors = [
+            mancala_error(GameName::Kalah, |s| s.rules = Some("fast".into())),
+            mancala_error(GameName::Oware, |s| s.rules = Some("empty".into())),
+            mancala_error(GameName::Oware, |s| s.sweep = Some("owner".into())),
+            mancala_error(GameName::Oware, |s| s.nyumba = Some("namua".into())),
+            mancala_error(GameName::Kalah, |s| s.pits = Some(0)),
+            mancala_error(GameName::Oware, |s| s.seeds = Some(100)),
+            bao_error(|s| s.rules = Some("x".into())),
+            bao_error(|s| s.nyumba = Some("x".into())),
+            bao_error(|s| s.takasia = Some("x".into())),
+            bao_error(|s| s.sweep = Some("owner".into())),
+        ];
+        for err in errors {
+            assert!(!err.contains("--") && !err.contains('\n'), "{err}");
+        }
     }
 }

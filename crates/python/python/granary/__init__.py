@@ -2,7 +2,8 @@
 
 The rules (legal moves, playing, game over, score) of Kalah(m,n), Oware(m,n) (abapa, awari)
 and Bao; endgame tables built by retrograde analysis; a position's value, every move's value
-and a principal variation from them; exact solving of whole games (MTD(f) over the tables).
+and a principal variation from them; exact solving of whole games (MTD(f) over the tables);
+Bao's proof searches and engine (:mod:`granary.bao`).
 
     >>> import granary
     >>> game = granary.Game("kalah", pits=4, seeds=3)
@@ -16,19 +17,33 @@ Positions are written in the project's notation (``docs/notation.md``), e.g.
 (:meth:`Game.from_pits`). Values are net scores of the seeds still on the board for the player
 to move (seeds the mover will still take minus the opponent's) under perfect play.
 
+For data: :meth:`Tablebase.values` and :meth:`Tablebase.best_moves` label many positions at
+once, an ``(N, 2 * pits)`` numpy array of pit counts in, numpy arrays out, with a mask of the
+positions the tables cover.
+
 Bad input raises :class:`ValueError`; missing or damaged tables, and builds or searches that
 fail, raise :class:`TableError`; both carry the engine's one-line message. Long work (building,
-solving, querying) releases the GIL.
+solving, querying, labelling, Bao's searches) releases the GIL.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass, field
-from typing import Callable, List, Optional, Sequence, Tuple, Union
+import json as _json
+import operator as _operator
+import typing as _typing
+from dataclasses import dataclass as _dataclass
+from dataclasses import field as _field
+
+import numpy as _np
 
 from . import _granary
 from ._granary import TableError
+
+if _typing.TYPE_CHECKING:
+    from typing import Callable, Dict, List, Optional, Sequence, Tuple, Union
+
+__version__: str = _granary.__version__
+"""The package's version: the engine's (its Cargo version)."""
 
 __all__ = [
     "Game",
@@ -38,23 +53,69 @@ __all__ = [
     "RootMove",
     "Solution",
     "BuildReport",
+    "Values",
+    "BestMoves",
     "TableError",
+    "Progress",
     "solve",
     "catalogue",
+    "bao",
 ]
 
-Progress = Callable[[str, dict], None]
+Progress = _typing.Callable[[str, dict], None]
 """A progress callback: ``(kind, data)`` with kind ``planned`` (data: the table plan's fields),
 ``layer_started``, ``layer_done``, ``bounds``, ``settled`` or ``tick`` (a long search's report
-every minute), data the event's fields as the library names them."""
+every minute), and for Bao's :func:`bao.prove` ``depth``; data the event's fields as the
+library names them."""
 
 _OPTIONS = ("pits", "seeds", "rules", "sweep", "nyumba", "takasia", "tax")
+_WORDS = ("rules", "sweep", "nyumba", "takasia", "tax")
+
+
+def __dir__() -> List[str]:
+    return sorted([*__all__, "__version__"])
+
+
+def _whole(name: str, value, *, low: int = 0, high: int = 2**32 - 1) -> Optional[int]:
+    """``value`` as an int (Python or numpy integers; not bools, floats or text), ``None``
+    passed through; outside ``low..=high`` is a ValueError naming ``name``."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise ValueError(f"{name} must be a whole number, not {value!r}")
+    number = _operator.index(value)
+    if number < low:
+        least = "1 or more" if low == 1 else f"at least {low}"
+        raise ValueError(f"{name}: {number} is out of range: give {least}")
+    if number > high:
+        raise ValueError(f"{name}: {number} is out of range: at most {high}")
+    return number
+
+
+def _options(game, options: dict) -> dict:
+    """The native module's options: the game's name and every option, checked for type."""
+    if not isinstance(game, str):
+        raise ValueError(f"game must be a name (kalah, oware, bao), not {game!r}")
+    unknown = set(options) - set(_OPTIONS)
+    if unknown:
+        raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}")
+    out = {"game": game}
+    out["pits"] = _whole("pits", options.get("pits"), low=1)
+    out["seeds"] = _whole("seeds", options.get("seeds"))
+    for key in _WORDS:
+        value = options.get(key)
+        if value is not None and not isinstance(value, str):
+            raise ValueError(f"{key} must be a name, not {value!r}")
+        out[key] = value
+    return out
 
 
 def _wrap_progress(progress: Optional[Progress]):
     if progress is None:
         return None
-    return lambda kind, data: progress(kind, json.loads(data))
+    if not callable(progress):
+        raise ValueError(f"progress must be a callable (kind, data), not {progress!r}")
+    return lambda kind, data: progress(kind, _json.loads(data))
 
 
 class Game:
@@ -83,22 +144,28 @@ class Game:
         takasia: Optional[str] = None,
         tax: Optional[str] = None,
     ) -> None:
-        if not isinstance(game, str):
-            raise ValueError(f"game must be a name (kalah, oware, bao), not {game!r}")
+        native = _options(
+            game,
+            {
+                "pits": pits,
+                "seeds": seeds,
+                "rules": rules,
+                "sweep": sweep,
+                "nyumba": nyumba,
+                "takasia": takasia,
+                "tax": tax,
+            },
+        )
+        if position is not None and not isinstance(position, str):
+            raise ValueError(f"position must be written in the notation (a str), not {position!r}")
+        if isinstance(moves, (str, bytes)):
+            raise ValueError(f"moves must be a sequence of moves, not the text {moves!r}")
         self.name = game
-        self.options = {
-            "pits": pits,
-            "seeds": seeds,
-            "rules": rules,
-            "sweep": sweep,
-            "nyumba": nyumba,
-            "takasia": takasia,
-            "tax": tax,
-        }
+        self.options = {k: native[k] for k in _OPTIONS}
         self.start = position
-        self.moves = tuple(str(m) for m in moves)
+        self.moves = tuple(_move_text(m) for m in moves)
         # Checks everything at once: the options, the position and every move.
-        self._shown = json.loads(_granary.show(self._native(), position, list(self.moves)))
+        self._shown = _json.loads(_granary.show(self._native(), position, list(self.moves)))
 
     @classmethod
     def from_pits(
@@ -110,19 +177,21 @@ class Game:
         to_move: str = "S",
         **options,
     ) -> "Game":
-        """A Kalah or Oware position from plain lists: South's pits and North's, each from its
-        owner's first pit; the stores ``(south, north)``; the player to move (``"S"`` or
-        ``"N"``)."""
-        for name, row in (("south", south), ("north", north)):
-            if not all(isinstance(x, int) and not isinstance(x, bool) and x >= 0 for x in row):
-                raise ValueError(f"{name}: pit counts must be non-negative integers: {list(row)!r}")
+        """A Kalah or Oware position from plain lists (or numpy arrays): South's pits and
+        North's, each from its owner's first pit; the stores ``(south, north)``; the player to
+        move (``"S"`` or ``"N"``)."""
+        south = _counts("south", south)
+        north = _counts("north", north)
+        stores = _counts("stores", stores)
         if len(stores) != 2:
             raise ValueError(f"stores: two counts (south, north), not {stores!r}")
+        if not isinstance(to_move, str):
+            raise ValueError(f"to_move: 'S' or 'N', not {to_move!r}")
         text = "{}/{} {}-{} {}".format(
             ",".join(map(str, south)),
             ",".join(map(str, north)),
-            int(stores[0]),
-            int(stores[1]),
+            stores[0],
+            stores[1],
             to_move,
         )
         return cls(game, position=text, **options)
@@ -137,6 +206,12 @@ class Game:
     def _pits_played(self) -> List[int]:
         return [int(m) for m in self.moves]
 
+    def _bao(self) -> None:
+        if self.name != "bao":
+            raise ValueError(
+                f"{self.name} is not bao: granary.bao is for bao (kalah and oware have solve)"
+            )
+
     @property
     def position(self) -> str:
         """The current position in the project's notation."""
@@ -144,7 +219,7 @@ class Game:
 
     @property
     def to_move(self) -> str:
-        """``"S"`` or ``"N"``."""
+        """``"south"`` or ``"north"``."""
         return self._shown["to_move"]
 
     @property
@@ -165,7 +240,8 @@ class Game:
 
     def play(self, move: Union[int, str]) -> "Game":
         """The game after ``move``; raises :class:`ValueError` if it is not legal."""
-        return Game(self.name, position=self.start, moves=self.moves + (str(move),), **self.options)
+        moves = self.moves + (_move_text(move),)
+        return Game(self.name, position=self.start, moves=moves, **self.options)
 
     def is_over(self) -> bool:
         """Whether the game has ended (no move, or Oware's majority or repetition)."""
@@ -202,7 +278,7 @@ class Game:
         return hash((self.name, self.position))
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class MoveValue:
     """A move and its value for the player to move."""
 
@@ -211,7 +287,7 @@ class MoveValue:
     position: str = ""
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class RootMove:
     """A root move of a solve: its value, exact or (``exact`` false) an upper bound that
     proves it no better than the best move."""
@@ -221,7 +297,7 @@ class RootMove:
     exact: bool
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class Query:
     """What the tables say of a position."""
 
@@ -236,7 +312,7 @@ class Query:
     seeds_on_board: int
     tables: str
     source: str
-    raw: dict = field(repr=False, compare=False)
+    raw: dict = _field(repr=False, compare=False)
 
     @classmethod
     def _from(cls, d: dict) -> "Query":
@@ -256,7 +332,7 @@ class Query:
         )
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class Solution:
     """An exact solve of a position."""
 
@@ -273,7 +349,7 @@ class Solution:
     nodes: int
     seconds: float
     table_seconds: float
-    raw: dict = field(repr=False, compare=False)
+    raw: dict = _field(repr=False, compare=False)
 
     @classmethod
     def _from(cls, d: dict) -> "Solution":
@@ -295,7 +371,7 @@ class Solution:
         )
 
 
-@dataclass(frozen=True)
+@_dataclass(frozen=True)
 class BuildReport:
     """What a build did."""
 
@@ -305,6 +381,147 @@ class BuildReport:
     built: int
     kept: int
     seconds: float
+
+
+class Values(_typing.NamedTuple):
+    """The values of a batch of positions (:meth:`Tablebase.values`), one entry a position."""
+
+    value: _np.ndarray
+    """``int16``: the net score of the seeds on the board for the player to move under perfect
+    play; 0 where not covered."""
+    covered: _np.ndarray
+    """``bool``: whether the tables cover the position (else its ``value`` means nothing)."""
+
+
+class BestMoves(_typing.NamedTuple):
+    """Every move's value and the best moves of a batch of positions
+    (:meth:`Tablebase.best_moves`): ``(N,)`` and ``(N, pits)`` arrays, column ``k`` for pit
+    ``k + 1`` of the player to move."""
+
+    value: _np.ndarray
+    """``int16`` ``(N,)``: the position's value for the player to move; 0 where not covered."""
+    covered: _np.ndarray
+    """``bool`` ``(N,)``: whether the tables cover the position and every move's result."""
+    moves: _np.ndarray
+    """``int16`` ``(N, pits)``: each legal move's value for the player to move (what it gains
+    now and afterwards); 0 where not legal or not covered."""
+    legal: _np.ndarray
+    """``bool`` ``(N, pits)``: the legal moves (none where not covered)."""
+    best: _np.ndarray
+    """``bool`` ``(N, pits)``: the legal moves whose value is the position's."""
+
+
+def _move_text(move) -> str:
+    """A move as the engine reads it: a pit number (int or numpy integer) or written text."""
+    if isinstance(move, str):
+        return move
+    if isinstance(move, bool) or not hasattr(move, "__index__"):
+        raise ValueError(f"a move is a pit number or written text, not {move!r}")
+    return str(_operator.index(move))
+
+
+def _counts(name: str, row) -> List[int]:
+    """Seed counts as ints (Python or numpy integers), each non-negative."""
+    try:
+        items = list(row)
+    except TypeError:
+        raise ValueError(f"{name}: pit counts must be non-negative integers: {row!r}") from None
+    if not all(
+        not isinstance(x, bool) and hasattr(x, "__index__") and _operator.index(x) >= 0
+        for x in items
+    ):
+        raise ValueError(f"{name}: pit counts must be non-negative integers: {items!r}")
+    return [_operator.index(x) for x in items]
+
+
+def _sides(to_move, count: int) -> bytes:
+    """``to_move`` of :meth:`Tablebase.values` as one byte a position: 0 South, 1 North."""
+    letters = {"S": 0, "N": 1}
+    if to_move is None:
+        to_move = "S"
+    if isinstance(to_move, str):
+        side = letters.get(to_move.upper())
+        if side is None:
+            raise ValueError(f"to_move: side to move {to_move!r} must be S or N")
+        return bytes([side]) * count
+    sides = _np.asarray(to_move)
+    if sides.shape != (count,):
+        raise ValueError(
+            f"to_move: 'S', 'N', or one side a position ({count}), not shape {sides.shape}"
+        )
+    if sides.dtype.kind == "U":
+        upper = _np.char.upper(sides)
+        bad = ~_np.isin(upper, ["S", "N"])
+        if bad.any():
+            i = int(_np.argmax(bad))
+            raise ValueError(f"to_move[{i}]: side to move {str(sides[i])!r} must be S or N")
+        return (upper == "N").astype(_np.uint8).tobytes()
+    if sides.dtype.kind in "iub" and count > 0:
+        bad = (sides != 0) & (sides != 1)
+        if bad.any():
+            i = int(_np.argmax(bad))
+            raise ValueError(f"to_move[{i}]: 0 (South) or 1 (North), not {sides[i]!r}")
+        return sides.astype(_np.uint8).tobytes()
+    if count == 0:
+        return b""
+    raise ValueError(f"to_move: 'S', 'N', or one side a position, not {sides.dtype} values")
+
+
+def _label(directory: str, game, positions, to_move, options: dict, with_moves: bool):
+    """Checks a batch for :meth:`Tablebase.values` / :meth:`Tablebase.best_moves` and labels
+    it: ``(pits a side, the native answer)``."""
+    native = _options(game, options)
+    if game == "bao":
+        raise ValueError("bao has no endgame tables; its searches are in granary.bao")
+    if isinstance(positions, (str, bytes)):
+        raise ValueError(
+            "positions: a sequence of positions (rows of pit counts, or notation), not one text"
+        )
+    try:
+        rows = _np.asarray(positions)
+    except (ValueError, TypeError):
+        raise ValueError(
+            "positions: rows of pit counts, every row as long (2 x pits a side)"
+        ) from None
+    if rows.dtype.kind == "U" and rows.ndim == 1:
+        if to_move is not None:
+            raise ValueError("to_move: positions in the notation say who moves; leave to_move out")
+        return _granary.label_text(directory, native, [str(p) for p in rows], with_moves)
+    if rows.ndim == 1 and rows.size == 0:
+        rows = rows.reshape(0, 2 * (native["pits"] or 6))
+    if rows.ndim != 2:
+        raise ValueError(
+            "positions: an (N, 2 x pits) array of pit counts, one position a row, "
+            f"not shape {rows.shape}"
+        )
+    width = rows.shape[1]
+    if width % 2 or not 2 <= width <= 16:
+        raise ValueError(
+            f"positions: rows of {width} pit counts; a row holds both sides' pits, "
+            "1 to 8 pits a side"
+        )
+    if native["pits"] is not None and native["pits"] * 2 != width:
+        raise ValueError(
+            f"positions: rows of {width} pit counts, but pits={native['pits']} makes rows of "
+            f"{2 * native['pits']}"
+        )
+    native["pits"] = width // 2
+    if rows.dtype.kind not in "iu" and rows.size > 0:
+        raise ValueError(
+            f"positions: pit counts must be non-negative integers, not {rows.dtype} values"
+        )
+    if rows.size > 0 and rows.dtype.kind == "i" and rows.min() < 0:
+        i = int(_np.argmax((rows < 0).any(axis=1)))
+        raise ValueError(
+            f"positions[{i}]: pit counts must be non-negative integers: {rows[i].tolist()}"
+        )
+    # A pit of 255 seeds or more is beyond every table: 255 says so as well as the count does.
+    if rows.size and _np.iinfo(rows.dtype).max > 255:
+        rows = _np.minimum(rows, 255)
+    pits = _np.ascontiguousarray(rows, dtype=_np.uint8)
+    sides = _sides(to_move, rows.shape[0])
+    answer = _granary.label_pits(directory, native, pits.tobytes(), sides, with_moves)
+    return width // 2, answer
 
 
 class Tablebase:
@@ -320,12 +537,65 @@ class Tablebase:
         Kalah position a few seeds above them is searched exactly over them)."""
         game._kalah_or_oware()
         d = _granary.query(self.directory, game._native(), game.start, game._pits_played())
-        return Query._from(json.loads(d))
+        return Query._from(_json.loads(d))
 
-    def values(self, game: str, positions: Sequence[str], **options) -> List[int]:
-        """The values of many positions (notation) of one game, from the tables alone: fast,
-        for labelling data."""
-        return _granary.values(self.directory, {"game": game, **_options(options)}, list(positions))
+    def values(self, game: str, positions, *, to_move=None, **options) -> Values:
+        """The values of many Kalah or Oware positions of one game at once, from the tables
+        alone (nothing is searched or built), on every core with the GIL released: for
+        labelling data.
+
+        ``positions`` is an ``(N, 2 * pits)`` integer array (numpy, or lists of lists): one
+        position a row, South's pits then North's, each from its owner's first pit (as
+        :attr:`Game.pits`); ``to_move`` says who moves: ``"S"`` (the default) or ``"N"`` for
+        every row, or one entry a row, ``"S"``/``"N"`` or ``0`` (South) / ``1`` (North). The
+        stores are not needed: a value is the net score of the seeds on the board for the
+        player to move, whatever the stores hold. ``positions`` may instead be a sequence of
+        positions in the notation (``to_move`` then left out: the notation says who moves).
+        Oware is valued as its tables play it, to the last seed (as :meth:`query`).
+        ``options`` are the game's (``rules``, ``sweep``; ``pits`` if given must match the
+        rows).
+
+        Returns :class:`Values`: ``value`` (``int16``, one a row) and ``covered`` (``bool``):
+        a position the tables do not cover (a layer it needs is not built, or more seeds than
+        tables hold) has ``covered`` false and ``value`` 0; it does not fail the batch.
+        Damaged tables raise :class:`TableError`; bad input :class:`ValueError`.
+
+        >>> tb = Tablebase("/tmp/granary-doctest")
+        >>> _ = tb.build(Game("kalah", pits=4), 6)
+        >>> v = tb.values("kalah", [[1, 0, 0, 2, 0, 1, 1, 0], [3, 3, 3, 3, 3, 3, 3, 3]])
+        >>> v.value.tolist(), v.covered.tolist()    # 24 seeds: beyond these tables
+        ([3, 0], [True, False])
+        """
+        width, answer = _label(self.directory, game, positions, to_move, options, False)
+        values, covered, _ = answer
+        return Values(_np.frombuffer(values, "<i2"), _np.frombuffer(covered, _np.bool_))
+
+    def best_moves(self, game: str, positions, *, to_move=None, **options) -> BestMoves:
+        """Every move's value and the best moves of many Kalah or Oware positions at once,
+        from the tables alone, on every core with the GIL released.
+
+        ``positions``, ``to_move`` and ``options`` are as for :meth:`values`. Returns
+        :class:`BestMoves`, whose ``(N, pits)`` arrays have column ``k`` for pit ``k + 1`` of
+        the player to move (from the mover's first pit, as :meth:`Game.play` numbers moves):
+        ``moves`` each move's value for the mover (``int16``, 0 where not legal), ``legal``,
+        and ``best`` (legal moves whose value is the position's); ``value`` and ``covered``
+        as :meth:`values` has them. A covered position with no legal move (the game is over)
+        has no best move.
+
+        >>> tb = Tablebase("/tmp/granary-doctest")
+        >>> _ = tb.build(Game("kalah", pits=4), 6)
+        >>> b = tb.best_moves("kalah", [[1, 0, 0, 2, 0, 1, 1, 0]], to_move="N")
+        >>> b.value.tolist(), b.moves.tolist(), b.best.tolist()
+        ([3], [[0, -5, 3, 0]], [[False, False, True, False]])
+        """
+        pits, answer = _label(self.directory, game, positions, to_move, options, True)
+        values, covered, (moves, legal) = answer
+        value = _np.frombuffer(values, "<i2")
+        moves = _np.frombuffer(moves, "<i2").reshape(-1, pits)
+        legal = _np.frombuffer(legal, _np.bool_).reshape(-1, pits)
+        covered = _np.frombuffer(covered, _np.bool_)
+        best = legal & (moves == value[:, None])
+        return BestMoves(value, covered, moves, legal, best)
 
     def build(
         self,
@@ -340,19 +610,17 @@ class Tablebase:
         builder's budget in bytes; by default the machine's)."""
         game._kalah_or_oware()
         d = _granary.build(
-            self.directory, game._native(), max_seeds, threads, memory, _wrap_progress(progress)
+            self.directory,
+            game._native(),
+            _whole("max_seeds", max_seeds),
+            _whole("threads", threads, low=1, high=2**16),
+            _whole("memory", memory, high=2**64 - 1),
+            _wrap_progress(progress),
         )
-        return BuildReport(**json.loads(d))
+        return BuildReport(**_json.loads(d))
 
     def __repr__(self) -> str:
         return f"Tablebase({self.directory!r})"
-
-
-def _options(options: dict) -> dict:
-    unknown = set(options) - set(_OPTIONS)
-    if unknown:
-        raise ValueError(f"unknown option(s): {', '.join(sorted(unknown))}")
-    return {k: options.get(k) for k in _OPTIONS}
 
 
 def solve(
@@ -374,14 +642,17 @@ def solve(
         game._native(),
         game.start,
         game._pits_played(),
-        threads,
-        table_seeds,
+        _whole("threads", threads, low=1, high=2**16),
+        _whole("table_seeds", table_seeds),
         _wrap_progress(progress),
         None if journal is None else str(journal),
     )
-    return Solution._from(json.loads(d))
+    return Solution._from(_json.loads(d))
 
 
 def catalogue() -> list:
     """Every game, its options and their defaults."""
-    return json.loads(_granary.catalogue())
+    return _json.loads(_granary.catalogue())
+
+
+from . import bao  # noqa: E402  (Bao's searches and engine: a module of their own)

@@ -1,16 +1,24 @@
 """The native half of `granary` (Rust, pyo3). Use the `granary` package's classes instead."""
 
-from typing import Callable, List, Optional
+from typing import Callable, List, Optional, Tuple
 
 class TableError(Exception):
     """Tables missing or damaged, or a build or search that failed."""
 
+__version__: str
 Options = dict  # {"game": str, "pits": int | None, "seeds": int | None, "rules": str | None, ...}
 Progress = Callable[[str, str], None]
+# Labels as bytes: values (int16 LE), covered (bool), and with moves (move values, legal).
+Labels = Tuple[bytes, bytes, Optional[Tuple[bytes, bytes]]]
 
 def show(options: Options, position: Optional[str], moves: List[str]) -> str: ...
 def query(directory: str, options: Options, position: Optional[str], moves: List[int]) -> str: ...
-def values(directory: str, options: Options, positions: List[str]) -> List[int]: ...
+def label_pits(
+    directory: str, options: Options, pits: bytes, to_move: bytes, with_moves: bool
+) -> Labels: ...
+def label_text(
+    directory: str, options: Options, positions: List[str], with_moves: bool
+) -> Tuple[int, Labels]: ...
 def solve(
     directory: str,
     options: Options,
@@ -30,3 +38,15 @@ def build(
     progress: Optional[Progress],
 ) -> str: ...
 def catalogue() -> str: ...
+def bao_prove(
+    options: Options,
+    start: Optional[str],
+    moves: List[str],
+    depth: int,
+    progress: Optional[Progress],
+) -> str: ...
+def bao_prove_pns(options: Options, start: Optional[str], moves: List[str], nodes: int) -> str: ...
+def bao_choose(
+    options: Options, start: Optional[str], moves: List[str], seconds: float
+) -> Optional[str]: ...
+def bao_hint(options: Options, start: Optional[str], moves: List[str]) -> List[Tuple[str, float]]: ...

@@ -1,0 +1,434 @@
+"""granary and OpenSpiel: positions both ways, and a perfect-play bot for OpenSpiel's loops.
+
+OpenSpiel (``pip install open_spiel``) is optional: importing this module without it raises
+:class:`ImportError`. Two OpenSpiel games map onto granary's:
+
+- ``mancala`` is Kalah(6,4) with standard capture (the seed landing in an own empty pit takes
+  the opposite pit only when that holds seeds) and the seeds left on the board going to the
+  side they are on: ``granary.Game("kalah", rules="standard")``. Every game maps move for move.
+- ``oware`` (parameters ``num_houses_per_player``, ``num_seeds_per_house``) is Oware(m,n) under
+  granary's ``abapa`` rules (a grand slam captures nothing; a player must feed an opponent who
+  has no seeds; a repeated position ends the game and each player takes the seeds on their
+  side). Not ``awari``: there a grand slam is illegal unless forced, and then captures.
+  Played side by side over random games, OpenSpiel's oware and ``abapa`` agree on every move,
+  on when every game ends and on its winner; they differ in one thing only, the final score of
+  a game ended by a majority (a player holding more than half of all seeds): OpenSpiel then
+  moves the seeds left on the board to the store of the side they lie on, granary ends with the
+  board as it stands (``Game.score()`` counts the stores alone). :func:`from_state` maps such a
+  state to the granary game of the same moves and checks the score as OpenSpiel counts it.
+  OpenSpiel also stops every oware game at 1000 moves (it refuses a 1001st), granary has no
+  such limit. A state granary cannot hold (more than 8 houses a side, more than 255 seeds) or
+  one that the checks find different is refused with :class:`ValueError`.
+
+Moves: OpenSpiel's mancala actions are 1..6 for South (player 0) and 8..13 for North (player 1),
+granary's pit numbers 1..6 from the mover's left; OpenSpiel's oware actions are 0..m-1 for
+either player, granary's pits 1..m. States are matched by replaying their moves from the start
+(OpenSpiel cannot set a board from Python), and checked pit for pit and store for store.
+
+    >>> import pyspiel, granary.openspiel as gos
+    >>> state = pyspiel.load_game("mancala").new_initial_state()
+    >>> state.apply_action(3)
+    >>> gos.from_state(state).position
+    '4,4,0,5,5,5/4,4,4,4,4,4 1-0 S'
+"""
+
+from __future__ import annotations
+
+from typing import Dict, List, Optional, Sequence
+
+try:
+    import pyspiel
+except ImportError as err:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "granary.openspiel needs OpenSpiel's Python package: pip install open_spiel"
+    ) from err
+
+import granary
+
+__all__ = [
+    "GranaryBot",
+    "action_of_pit",
+    "from_state",
+    "game_for",
+    "options_for",
+    "pit_of_action",
+    "to_state",
+]
+
+_MANCALA_PITS = 6
+_MANCALA_SEEDS = 4
+
+
+def _short_name(game) -> str:
+    return game.get_type().short_name
+
+
+def options_for(game) -> Dict[str, object]:
+    """granary's name and options (``granary.Game(**options_for(g))``) for the OpenSpiel game
+    ``game`` (``mancala`` or ``oware``); :class:`ValueError` for any other."""
+    name = _short_name(game)
+    if name == "mancala":
+        return {
+            "game": "kalah",
+            "pits": _MANCALA_PITS,
+            "seeds": _MANCALA_SEEDS,
+            "rules": "standard",
+            "sweep": "owner",
+        }
+    if name == "oware":
+        params = game.get_parameters()
+        return {
+            "game": "oware",
+            "pits": int(params["num_houses_per_player"]),
+            "seeds": int(params["num_seeds_per_house"]),
+            "rules": "abapa",
+        }
+    raise ValueError(f"OpenSpiel game '{name}' has no granary counterpart: use mancala or oware")
+
+
+def _new_game(options: Dict[str, object], moves: Sequence[int] = ()) -> granary.Game:
+    opts = dict(options)
+    return granary.Game(opts.pop("game"), moves=list(moves), **opts)
+
+
+def pit_of_action(game, action: int) -> int:
+    """granary's pit number (1 from the mover's left) for an OpenSpiel action of ``game``."""
+    name = _short_name(game)
+    action = int(action)
+    if name == "mancala":
+        if 1 <= action <= _MANCALA_PITS:
+            return action
+        if _MANCALA_PITS + 2 <= action <= 2 * _MANCALA_PITS + 1:
+            return action - _MANCALA_PITS - 1
+        raise ValueError(f"action {action} is not a pit of OpenSpiel's mancala (1..6, 8..13)")
+    options = options_for(game)
+    if not 0 <= action < options["pits"]:
+        raise ValueError(
+            f"action {action} is not a house of OpenSpiel's oware (0..{options['pits'] - 1})"
+        )
+    return action + 1
+
+
+def action_of_pit(state, pit: int) -> int:
+    """The OpenSpiel action that plays granary's pit ``pit`` for the player to move in
+    ``state``."""
+    game = state.get_game()
+    options = options_for(game)
+    pit = int(pit)
+    if not 1 <= pit <= options["pits"]:
+        raise ValueError(f"pit {pit} does not exist: a side has 1 to {options['pits']} pits")
+    if _short_name(game) == "mancala":
+        return pit if state.current_player() == 0 else pit + _MANCALA_PITS + 1
+    return pit - 1
+
+
+def _board(state) -> Dict[str, object]:
+    """What an OpenSpiel state shows: South's pits, North's, the stores (South, North), the
+    player to move ("S"/"N"; None when over) and whether it is over."""
+    game = state.get_game()
+    options = options_for(game)
+    m = options["pits"]
+    over = state.is_terminal()
+    if _short_name(game) == "mancala":
+        t = [round(x) for x in state.observation_tensor(0)]
+        board, player = t[: 2 * m + 2], t[2 * m + 2]
+        south, north = board[1 : m + 1], board[m + 2 : 2 * m + 2]
+        stores = (board[m + 1], board[0])
+    else:
+        total = 2 * m * options["seeds"]
+        t = [round(x * total) for x in state.observation_tensor(0)]
+        south, north = t[:m], t[m : 2 * m]
+        stores = (t[2 * m], t[2 * m + 1])
+        player = None if over else state.current_player()
+    to_move = None if over or player is None else ("S" if player == 0 else "N")
+    return {"south": south, "north": north, "stores": stores, "to_move": to_move, "over": over}
+
+
+def _openspiel_final(game: granary.Game) -> tuple:
+    """The final score OpenSpiel counts for a granary game that is over: as granary's, but an
+    Oware game ended by a majority adds the seeds left on the board to their side's store."""
+    if game.name == "oware" and game.end == "majority":
+        (south, north), (own_south, own_north) = game.stores, _halves(game)
+        return (south + sum(own_south), north + sum(own_north))
+    return tuple(game.score())
+
+
+def _mismatch(state, game: granary.Game) -> Optional[str]:
+    """How the granary game and the OpenSpiel state differ, or None when they agree."""
+    board = _board(state)
+    if board["over"] != game.is_over():
+        return (
+            f"OpenSpiel says the game is {'over' if board['over'] else 'not over'}, "
+            f"granary says {'over' if game.is_over() else 'not over'} ({game.end or 'playing'})"
+        )
+    if board["over"]:
+        if game.name == "kalah":
+            # OpenSpiel leaves the last seeds on the board and counts them for their side.
+            theirs = tuple(board["stores"])
+            if (board["south"], board["north"]) != _halves(game) or theirs != tuple(game.stores):
+                return f"board {board['south']}/{board['north']} {theirs} against granary's {game.position}"
+            theirs = (theirs[0] + sum(board["south"]), theirs[1] + sum(board["north"]))
+        else:
+            # OpenSpiel moves every seed left on the board to a store when a game ends.
+            theirs = tuple(board["stores"])
+        ours = _openspiel_final(game)
+        if theirs != ours:
+            return f"final score {theirs[0]}-{theirs[1]} in OpenSpiel, {ours[0]}-{ours[1]} in granary ({game.end})"
+        return None
+    mine = {
+        "south": _halves(game)[0],
+        "north": _halves(game)[1],
+        "stores": tuple(game.stores),
+        "to_move": _side(game.to_move),
+    }
+    theirs = {k: board[k] for k in mine}
+    theirs["stores"] = tuple(theirs["stores"])
+    for key in ("south", "north", "stores", "to_move"):
+        if mine[key] != theirs[key]:
+            return f"{key}: {theirs[key]} in OpenSpiel, {mine[key]} in granary ({game.position})"
+    return None
+
+
+def _side(to_move: str) -> str:
+    """``"S"`` or ``"N"`` from either spelling granary uses (``"S"``, ``"south"``)."""
+    return str(to_move)[:1].upper()
+
+
+def _halves(game: granary.Game) -> tuple:
+    pits = game.pits
+    m = len(pits) // 2
+    return (pits[:m], pits[m:])
+
+
+def _sign(score: tuple) -> int:
+    return (score[0] > score[1]) - (score[0] < score[1])
+
+
+def from_state(state) -> granary.Game:
+    """The granary game of an OpenSpiel ``mancala`` or ``oware`` state: the same options and
+    the same moves from the start, checked against the state's board, stores, player to move
+    and end. :class:`ValueError` for another game, or a state whose end granary's rules do not
+    share."""
+    os_game = state.get_game()
+    options = options_for(os_game)
+    pits = [pit_of_action(os_game, a) for a in state.history()]
+    try:
+        game = _new_game(options, pits)
+    except ValueError as err:
+        raise ValueError(
+            f"OpenSpiel state after {len(pits)} moves has no granary game: {err}"
+        ) from None
+    why = _mismatch(state, game)
+    if why is not None:
+        raise ValueError(
+            f"OpenSpiel {_short_name(os_game)} state after {len(pits)} moves cannot be mapped to granary: {why}"
+        )
+    return game
+
+
+def _start_position(game: granary.Game) -> str:
+    return granary.Game(
+        game.name, **{k: v for k, v in game.options.items() if v is not None}
+    ).position
+
+
+def game_for(game: granary.Game):
+    """The OpenSpiel game (``pyspiel.Game``) of a granary game, or :class:`ValueError` when
+    OpenSpiel has none: its mancala is Kalah(6,4) with standard capture and owner sweep only,
+    its oware follows the abapa rules."""
+    opts = {k: v for k, v in game.options.items() if v is not None}
+    if game.name == "kalah":
+        want = {
+            "pits": _MANCALA_PITS,
+            "seeds": _MANCALA_SEEDS,
+            "rules": "standard",
+            "sweep": "owner",
+        }
+        have = {
+            "pits": opts.get("pits", 6),
+            "seeds": opts.get("seeds", 4),
+            "rules": opts.get("rules", "empty"),
+            "sweep": opts.get("sweep", "owner"),
+        }
+        if have != want:
+            wrong = ", ".join(f"{k} {have[k]}" for k in want if have[k] != want[k])
+            raise ValueError(
+                f"OpenSpiel's mancala is Kalah(6,4) with standard capture and owner sweep; this game has {wrong}"
+            )
+        return pyspiel.load_game("mancala")
+    if game.name == "oware":
+        rules = opts.get("rules", "abapa")
+        if rules != "abapa":
+            raise ValueError(
+                f"OpenSpiel's oware follows the abapa rules; this game has rules {rules}"
+            )
+        return pyspiel.load_game(
+            "oware",
+            {
+                "num_houses_per_player": int(opts.get("pits", 6)),
+                "num_seeds_per_house": int(opts.get("seeds", 4)),
+            },
+        )
+    raise ValueError(f"OpenSpiel has no {game.name}: kalah and oware map to mancala and oware")
+
+
+def to_state(game: granary.Game):
+    """The OpenSpiel state of a granary game played from its start: the game's moves replayed
+    in OpenSpiel and checked. :class:`ValueError` when OpenSpiel has no such game, when the
+    game starts from a written position other than the start (OpenSpiel cannot set a board from
+    Python), or when a move or the end differs."""
+    os_game = game_for(game)
+    if game.start is not None and granary.Game(
+        game.name, position=game.start, **{k: v for k, v in game.options.items() if v is not None}
+    ).position != _start_position(game):
+        raise ValueError(
+            "OpenSpiel states start from the start position; this game starts from "
+            f"{game.start!r}: play its moves from the start instead"
+        )
+    state = os_game.new_initial_state()
+    for number, pit in enumerate(game.moves, start=1):
+        if state.is_terminal():
+            raise ValueError(f"moves: move {number} (pit {pit}): OpenSpiel's game is already over")
+        action = action_of_pit(state, int(pit))
+        if action not in state.legal_actions():
+            raise ValueError(f"moves: move {number} (pit {pit}) is not legal in OpenSpiel")
+        state.apply_action(action)
+    why = _mismatch(state, game)
+    if why is not None:
+        raise ValueError(f"granary game cannot be mapped to OpenSpiel: {why}")
+    return state
+
+
+class GranaryBot(pyspiel.Bot):
+    """Perfect play for OpenSpiel's ``mancala`` and ``oware``, from granary's tables.
+
+    Positions with at most ``table_seeds`` seeds on the board are answered from endgame tables
+    in ``directory`` (built up to ``table_seeds`` when the bot is made; Kalah positions up to
+    10 seeds above them are searched exactly over them). Kalah positions beyond are solved
+    exactly (MTD(f) over the tables, :func:`granary.solve`). Oware positions beyond the tables
+    are played by a ``depth``-ply search whose leaves are scored by the stores, or exactly from
+    the tables where they cover: the only play that is not perfect, so give Oware the tables
+    its seeds need (``table_seeds`` = every seed of the game, the default when the game has at
+    most 24; otherwise 16). ``table_seeds`` and ``depth`` are the bot's budget: for OpenSpiel's
+    mancala (Kalah(6,4)) the default 16-seed tables build in about 20 s and the first moves,
+    solved exactly, take about a minute each on two busy cores, later ones a fraction of a
+    second.
+
+    Among the best moves the bot prefers one that leads to a position not seen before in the
+    game, so a won game is not drawn out by repetition.
+    """
+
+    def __init__(
+        self,
+        game,
+        directory: str,
+        *,
+        table_seeds: Optional[int] = None,
+        depth: int = 4,
+        threads: Optional[int] = None,
+    ) -> None:
+        pyspiel.Bot.__init__(self)
+        self._options = options_for(game)
+        self._game = game
+        self._tablebase = granary.Tablebase(str(directory))
+        self._directory = str(directory)
+        total = 2 * int(self._options["pits"]) * int(self._options["seeds"])
+        if table_seeds is None:
+            table_seeds = total if total <= 24 else 16
+        if not isinstance(table_seeds, int) or isinstance(table_seeds, bool) or table_seeds < 0:
+            raise ValueError(f"table_seeds: a count of seeds, 0 or more, not {table_seeds!r}")
+        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
+            raise ValueError(f"depth: a number of plies, 1 or more, not {depth!r}")
+        self.table_seeds = min(table_seeds, total)
+        self.depth = depth
+        self._threads = threads
+        self._seen: set = set()
+        self._tablebase.build(_new_game(self._options), self.table_seeds, threads=threads)
+
+    # --- pyspiel.Bot -------------------------------------------------------------------------
+
+    def restart(self) -> None:
+        self._seen = set()
+
+    def restart_at(self, state) -> None:
+        self._seen = set()
+
+    def inform_action(self, state, player_id, action) -> None:
+        pass
+
+    def provides_policy(self) -> bool:
+        return False
+
+    def step(self, state) -> int:
+        game = from_state(state)
+        pit = self.best_move(game)
+        return action_of_pit(state, pit)
+
+    # --- granary ------------------------------------------------------------------------------
+
+    def best_move(self, game: granary.Game) -> int:
+        """The pit the bot plays in ``game`` (a granary game of its OpenSpiel game)."""
+        self._seen.add(game.position)
+        on_board = sum(game.pits)
+        if (
+            on_board <= self.table_seeds
+            or game.name == "kalah"
+            and on_board <= self.table_seeds + 10
+        ):
+            query = self._tablebase.query(game)
+            after = {m.pit: m.position for m in query.moves}
+            best = list(query.best)
+        elif game.name == "kalah":
+            solution = granary.solve(
+                game, self._directory, threads=self._threads, table_seeds=self.table_seeds
+            )
+            best = list(solution.best)
+            after = {}
+        else:
+            best, after = self._search_beyond(game), {}
+        fresh = [p for p in best if after.get(p) not in self._seen]
+        pit = (fresh or best)[0]
+        if pit in after:
+            self._seen.add(after[pit])
+        return pit
+
+    def _leaf(self, game: granary.Game) -> int:
+        """A leaf's worth for its player to move: the store difference, plus the exact value of
+        the seeds on the board where the tables cover them."""
+        south, north = game.score() if game.is_over() else game.stores
+        mine = south - north if _side(game.to_move) == "S" else north - south
+        if game.is_over():
+            return 1000 * _sign((mine, 0)) + mine
+        if sum(game.pits) <= self.table_seeds:
+            opts = {k: v for k, v in self._options.items() if k != "game"}
+            return mine + self._tablebase.values(game.name, [game.position], **opts)[0]
+        return mine
+
+    def _negamax(self, game: granary.Game, depth: int, alpha: int, beta: int) -> int:
+        if depth == 0 or game.is_over() or sum(game.pits) <= self.table_seeds:
+            return self._leaf(game)
+        best = -(10**9)
+        for pit in game.legal_moves():
+            child = self._play(game, pit)
+            sign = 1 if _side(child.to_move) == _side(game.to_move) else -1
+            score = sign * self._negamax(
+                child, depth - 1, *((alpha, beta) if sign == 1 else (-beta, -alpha))
+            )
+            best = max(best, score)
+            alpha = max(alpha, score)
+            if alpha >= beta:
+                break
+        return best
+
+    def _play(self, game: granary.Game, pit: int) -> granary.Game:
+        opts = {k: v for k, v in self._options.items() if k != "game"}
+        return granary.Game(game.name, position=game.position, moves=[pit], **opts)
+
+    def _search_beyond(self, game: granary.Game) -> List[int]:
+        scored = []
+        for pit in game.legal_moves():
+            child = self._play(game, pit)
+            sign = 1 if _side(child.to_move) == _side(game.to_move) else -1
+            scored.append((sign * self._negamax(child, self.depth - 1, -(10**9), 10**9), pit))
+        top = max(s for s, _ in scored)
+        return [p for s, p in scored if s == top]

@@ -1,0 +1,306 @@
+//! Kalah positions the tables do not cover: searched over the tables present when the cost
+//! model expects the search to end within the server's limit ([`crate::Config::search_seconds`]),
+//! refused with a plain sentence otherwise, and the answers kept in a small bounded cache.
+//!
+//! One search of a position runs at a time: a request for a position already being searched
+//! waits for that search. A search that outlasts its request's time goes on and keeps its
+//! answer, so that asking again shortly gets it at once (the request is answered 503 with
+//! `Retry-After` meanwhile).
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use axum::http::StatusCode;
+use granary::plan::CostModel;
+use granary::{Mancala, MoveValue, Query, TableChoice, TableKind};
+use tokio::sync::watch;
+
+use crate::error::ApiError;
+
+/// What a search ends with, shared by every request waiting for it.
+pub type Outcome = Result<Arc<Query>, ApiError>;
+
+/// Finished answers, the oldest dropped first once `capacity` are kept.
+#[derive(Debug)]
+struct Cache {
+    capacity: usize,
+    answers: HashMap<String, Arc<Query>>,
+    order: VecDeque<String>,
+}
+
+impl Cache {
+    fn get(&self, key: &str) -> Option<Arc<Query>> {
+        self.answers.get(key).cloned()
+    }
+
+    fn insert(&mut self, key: String, answer: Arc<Query>) {
+        if self.capacity == 0 || self.answers.contains_key(&key) {
+            return;
+        }
+        while self.answers.len() >= self.capacity {
+            match self.order.pop_front() {
+                Some(old) => {
+                    self.answers.remove(&old);
+                }
+                None => break,
+            }
+        }
+        self.order.push_back(key.clone());
+        self.answers.insert(key, answer);
+    }
+}
+
+/// The searches of one server: answers kept, searches running.
+#[derive(Debug)]
+pub struct Searches {
+    cache: Mutex<Cache>,
+    running: Mutex<HashMap<String, watch::Receiver<Option<Outcome>>>>,
+    model: CostModel,
+    cores: usize,
+    /// The most estimated seconds a search may take.
+    pub limit: f64,
+}
+
+/// What to do with a Kalah position the tables do not cover.
+#[derive(Debug)]
+pub enum Plan {
+    /// Answered before.
+    Kept(Arc<Query>),
+    /// Being searched: wait for it.
+    Running(watch::Receiver<Option<Outcome>>),
+    /// Search it (this request leads; others join).
+    Start(Leader),
+}
+
+/// The right to run a search, with the channel its waiters hear.
+#[derive(Debug)]
+pub struct Leader {
+    pub key: String,
+    pub estimate: f64,
+    pub horizon: Option<u32>,
+    sender: watch::Sender<Option<Outcome>>,
+    pub receiver: watch::Receiver<Option<Outcome>>,
+}
+
+impl Searches {
+    /// `capacity` answers kept; searches estimated (by `model`, on `cores` cores) to take at most
+    /// `limit` seconds.
+    #[must_use]
+    pub fn new(capacity: usize, limit: f64, model: CostModel, cores: usize) -> Searches {
+        Searches {
+            cache: Mutex::new(Cache {
+                capacity,
+                answers: HashMap::new(),
+                order: VecDeque::new(),
+            }),
+            running: Mutex::new(HashMap::new()),
+            model,
+            cores: cores.max(1),
+            limit,
+        }
+    }
+
+    /// The cache's key of `game`'s position.
+    #[must_use]
+    pub fn key(game: &Mancala) -> String {
+        let kind = game.kind();
+        format!(
+            "{} {}",
+            kind.name(),
+            granary::format_position(&game.position, kind.pits)
+        )
+    }
+
+    /// The answer kept for `key`, if any.
+    pub fn kept(&self, key: &str) -> Option<Arc<Query>> {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(key)
+    }
+
+    /// Estimated seconds to search `seeds` seeds of `kind` over layers `0..=present`.
+    #[must_use]
+    pub fn estimate(&self, kind: TableKind, seeds: u32, present: Option<u32>) -> f64 {
+        self.model
+            .search_seconds(kind, seeds, present.unwrap_or(0), self.cores)
+    }
+
+    /// Kept, running, or to be started by the caller; or refused as beyond the limit, in a
+    /// sentence that names no file and no build.
+    ///
+    /// # Errors
+    /// 422: the estimated search is longer than the limit.
+    pub fn plan(&self, game: &Mancala, present: Option<u32>) -> Result<Plan, ApiError> {
+        let key = Searches::key(game);
+        if let Some(answer) = self.kept(&key) {
+            return Ok(Plan::Kept(answer));
+        }
+        let kind = game.kind();
+        let seeds = game.position.board.seeds(kind.pits);
+        let estimate = self.estimate(kind, seeds, present);
+        if estimate.is_nan() || estimate > self.limit {
+            let tables = match present {
+                Some(p) => format!("its tables of {} go up to {p} seeds", kind.name()),
+                None => format!("it holds no tables of {}", kind.name()),
+            };
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!(
+                    "this position is beyond what this server searches: it has {seeds} seeds on \
+                     the board, {tables}, and the search would take about {} where the server \
+                     allows {}; try a position with fewer seeds",
+                    granary::units::human_seconds(estimate),
+                    granary::units::human_seconds(self.limit)
+                ),
+            ));
+        }
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(receiver) = running.get(&key) {
+            return Ok(Plan::Running(receiver.clone()));
+        }
+        // Checked again under the lock: a search may have ended since.
+        if let Some(answer) = self.kept(&key) {
+            return Ok(Plan::Kept(answer));
+        }
+        let (sender, receiver) = watch::channel(None);
+        running.insert(key.clone(), receiver.clone());
+        Ok(Plan::Start(Leader {
+            key,
+            estimate,
+            horizon: present,
+            sender,
+            receiver,
+        }))
+    }
+
+    /// Ends `leader`'s search with `outcome`: kept if an answer, then every waiter told.
+    pub fn finish(&self, leader: Leader, outcome: Outcome) {
+        if let Ok(answer) = &outcome {
+            self.cache
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(leader.key.clone(), Arc::clone(answer));
+        }
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&leader.key);
+        leader.sender.send_replace(Some(outcome));
+    }
+
+    /// Answers kept now.
+    #[must_use]
+    pub fn kept_count(&self) -> usize {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .answers
+            .len()
+    }
+}
+
+/// Searches `game`'s position over layers `0..=horizon` present (nothing is built), every move
+/// exact: the answer as the tables would give it, `source` `search`.
+///
+/// # Errors
+/// Tables that cannot be read.
+pub fn search(
+    tablebase: &granary::Tablebase,
+    game: &Mancala,
+    horizon: Option<u32>,
+    estimate: f64,
+) -> Result<Query, granary::Error> {
+    let kind = game.kind();
+    let pos = &game.position;
+    let seeds = pos.board.seeds(kind.pits);
+    let settings = granary::Settings {
+        tables: horizon.map_or(TableChoice::None, TableChoice::Seeds),
+        hash_mib: Some(granary::plan::default_hash_mib(Some(estimate))),
+        threads: None,
+        all_moves: true,
+        verify: false,
+        journal: None,
+        tick_seconds: None,
+        in_memory: None,
+        cost_model: None,
+    };
+    let prepared = granary::prepare(tablebase, game.variant, seeds, &settings, &())?;
+    let solution = granary::Oracle::new(&prepared)?.solve(pos, true, &())?;
+    let mut moves = Vec::new();
+    for r in &solution.moves {
+        moves.push(MoveValue {
+            pit: r.lane + 1,
+            value: r.value,
+            position: granary::show::show(game, &[r.lane + 1])?.position,
+        });
+    }
+    let final_stores = granary::outcome::final_stores(pos, kind.pits, solution.value);
+    Ok(Query {
+        tables: kind.name(),
+        position: granary::format_position(pos, kind.pits),
+        to_move: pos.to_move.name(),
+        seeds_on_board: seeds,
+        value: solution.value,
+        final_stores,
+        result: granary::outcome::result_word(pos, final_stores),
+        best: moves
+            .iter()
+            .filter(|m| m.value == solution.value)
+            .map(|m| m.pit)
+            .collect(),
+        moves,
+        pv: solution.pv.iter().map(|l| l + 1).collect(),
+        pv_end: "game over",
+        source: "search",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(n: i32) -> Arc<Query> {
+        Arc::new(Query {
+            tables: "kalah-4-standard-owner".into(),
+            position: format!("answer {n}"),
+            to_move: "south",
+            seeds_on_board: 0,
+            value: n,
+            final_stores: [granary::Seeds(0), granary::Seeds(0)],
+            result: "draw",
+            moves: Vec::new(),
+            best: Vec::new(),
+            pv: Vec::new(),
+            pv_end: "game over",
+            source: "search",
+        })
+    }
+
+    #[test]
+    fn the_cache_keeps_at_most_its_capacity_dropping_the_oldest() {
+        let mut cache = Cache {
+            capacity: 2,
+            answers: HashMap::new(),
+            order: VecDeque::new(),
+        };
+        for n in 0..3 {
+            cache.insert(format!("k{n}"), answer(n));
+        }
+        assert_eq!(cache.answers.len(), 2);
+        assert!(cache.get("k0").is_none());
+        assert_eq!(cache.get("k1").unwrap().value, 1);
+        assert_eq!(cache.get("k2").unwrap().value, 2);
+        // A key kept already is not added twice.
+        cache.insert("k2".into(), answer(9));
+        assert_eq!((cache.answers.len(), cache.order.len()), (2, 2));
+        assert_eq!(cache.get("k2").unwrap().value, 2);
+        let mut none = Cache {
+            capacity: 0,
+            answers: HashMap::new(),
+            order: VecDeque::new(),
+        };
+        none.insert("k".into(), answer(0));
+        assert!(none.get("k").is_none());
+    }
+}
