@@ -145,6 +145,13 @@ pub fn run(args: &SolveArgs) -> CliResult {
             .journal_min_nodes
             .unwrap_or(granary::journal::DEFAULT_MIN_NODES),
     });
+    #[cfg(feature = "mpi")]
+    {
+        let cluster = granary::cluster::Cluster::init()?;
+        if granary::Peers::size(&cluster) > 1 {
+            return run_ranks(&cluster, args, &tablebase, &settings);
+        }
+    }
     let Some(spec) = &args.family else {
         let game = args.variant.mancala()?;
         if let (Some(count), Some(journal)) = (args.recheck, &args.journal) {
@@ -217,4 +224,60 @@ pub fn run(args: &SolveArgs) -> CliResult {
         println!("{}", serde_json::to_string(&rows)?);
     }
     Ok(())
+}
+
+/// `mpirun -np N granary solve ...`: one position solved by every rank of the job
+/// (`granary::cluster::solve`); rank 0 prints the answer and what each rank did.
+#[cfg(feature = "mpi")]
+fn run_ranks(
+    cluster: &granary::cluster::Cluster,
+    args: &SolveArgs,
+    tablebase: &granary::Tablebase,
+    settings: &granary::Settings,
+) -> CliResult {
+    use granary::Peers;
+    let rank = cluster.rank();
+    if args.family.is_some() || args.recheck.is_some() || args.dry_run {
+        // Every rank sees the same flags; rank 0 says what is wrong.
+        return if rank == 0 {
+            Err(CliError(
+                "under mpirun, solve takes one position: no --family, --recheck or --dry-run"
+                    .into(),
+            ))
+        } else {
+            Ok(())
+        };
+    }
+    let game = args.variant.mancala()?;
+    let terminal = Terminal::new(args.json || rank != 0);
+    match granary::cluster::solve(
+        cluster,
+        tablebase,
+        &game,
+        settings,
+        &terminal,
+        args.job_margin,
+    ) {
+        Ok(Some(report)) => {
+            if args.json {
+                println!("{}", serde_json::to_string(&report)?);
+            } else {
+                print_text(&report);
+                for r in &report.ranks {
+                    println!(
+                        "rank {}: {} jobs ({} given up), {} nodes, busy {:.1} s, idle {:.1} s",
+                        r.rank, r.jobs, r.given_up, r.nodes, r.busy_seconds, r.idle_seconds
+                    );
+                }
+            }
+            Ok(())
+        }
+        Ok(None) => Ok(()),
+        Err(err) => {
+            // Other ranks may wait for this one: end the job (the journal and the layers
+            // built keep what was done; the same command resumes).
+            eprintln!("granary: error: rank {rank}: {}", CliError::from(err));
+            cluster.abort(2);
+        }
+    }
 }

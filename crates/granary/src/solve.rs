@@ -294,6 +294,24 @@ pub struct SolveReport {
     /// The solve's journal, if it kept one.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub journal: Option<JournalSummary>,
+    /// What each rank of a distributed solve did (`cluster::solve`); empty for one process.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub ranks: Vec<RankFigures>,
+}
+
+/// What one rank of a distributed solve did: rank 0 the top of the search (its nodes are the
+/// solve's less the workers'), the others their jobs.
+#[derive(Clone, Copy, Debug, Default, Serialize)]
+pub struct RankFigures {
+    pub rank: usize,
+    /// Jobs searched to their end, and jobs given up (a brother failed high first).
+    pub jobs: u64,
+    pub given_up: u64,
+    /// Nodes searched (a worker: of the jobs it finished).
+    pub nodes: u64,
+    /// Seconds with a job, and waiting for one (workers).
+    pub busy_seconds: f64,
+    pub idle_seconds: f64,
 }
 
 impl SolveReport {
@@ -314,6 +332,22 @@ pub fn solve(
     game: &Mancala,
     settings: &Settings,
     observer: &dyn Observer,
+) -> Result<SolveReport, Error> {
+    solve_farmed(tablebase, game, settings, observer, None)
+}
+
+/// [`solve`], with the subtrees of a Kalah search of at most `margin` seeds above the tables
+/// handed to `remote`'s workers ([`granary_search::Solver::set_remote`]): the ranks of an MPI
+/// job (`cluster::solve`). Values do not depend on it.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_farmed(
+    tablebase: &Tablebase,
+    game: &Mancala,
+    settings: &Settings,
+    observer: &dyn Observer,
+    remote: Option<(Arc<dyn granary_search::Remote>, u32)>,
 ) -> Result<SolveReport, Error> {
     let variant = game.variant;
     let pos = game.position;
@@ -340,6 +374,9 @@ pub fn solve(
         }
         let prepared = prepare(tablebase, variant, seeds, settings, observer)?;
         let mut oracle = Oracle::new(&prepared)?;
+        if let (Oracle::Search(solver), Some((remote, margin))) = (&mut oracle, remote) {
+            solver.set_remote(remote, margin);
+        }
         let loaded = match &opened {
             Some(o) => oracle.attach(o).map_err(SolveError::from)?,
             None => 0,
@@ -403,5 +440,6 @@ fn report(
             .map_or("none".into(), |h| format!("{} layers 0..={h}", plan.tables)),
         plan: plan.clone(),
         journal: None,
+        ranks: Vec::new(),
     }
 }

@@ -42,6 +42,16 @@ pub trait Solve: Send + Sync + Debug {
     fn check_bound(&self, board: granary_rules::Board, lower: i32, upper: i32) -> (bool, u64);
     /// [`Solver::live_nodes`].
     fn live_nodes(&self) -> u64;
+    /// [`Solver::set_remote`].
+    fn set_remote(&mut self, remote: Arc<dyn crate::Remote>, job_margin: u32);
+    /// [`Solver::job`].
+    fn job(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        cancel: &std::sync::atomic::AtomicBool,
+    ) -> Option<(i32, u64)>;
 }
 
 impl<R: Rules + Send + Sync + Debug> Solve for Solver<'_, R> {
@@ -72,6 +82,18 @@ impl<R: Rules + Send + Sync + Debug> Solve for Solver<'_, R> {
     }
     fn live_nodes(&self) -> u64 {
         Solver::live_nodes(self)
+    }
+    fn set_remote(&mut self, remote: Arc<dyn crate::Remote>, job_margin: u32) {
+        Solver::set_remote(self, remote, job_margin);
+    }
+    fn job(
+        &self,
+        pos: &Position,
+        alpha: i32,
+        beta: i32,
+        cancel: &std::sync::atomic::AtomicBool,
+    ) -> Option<(i32, u64)> {
+        Solver::job(self, pos, alpha, beta, cancel)
     }
 }
 

@@ -8,7 +8,8 @@
 //! - [`tt`]: a lockless transposition table keyed by the whole packed board (no false hits);
 //! - [`solver`]: the search and its contract, one concept a file: the [`Solver`] and its settings,
 //!   a node's children and their order, the fail-soft alpha-beta, the split over threads
-//!   (Young Brothers Wait), the first guess, and the root driver (MTD(f), solves);
+//!   (Young Brothers Wait), jobs for other processes, the first guess, and the root driver
+//!   (MTD(f), solves);
 //! - [`kalah`]: the solver a front end holds, compiled for a 6-pit board where it has one;
 //! - [`journal`]: the solve journal, the proven bounds of a long solve kept on disk so that a
 //!   solve resumes after its process ends.
@@ -23,5 +24,5 @@ pub mod tt;
 
 pub use journal::{Contents, Journal, JournalError};
 pub use kalah::{Solve, kalah_solver};
-pub use solver::{Progress, Solution, Solver, SolverError};
+pub use solver::{JOB_DEPTH, Progress, Remote, Remoted, Solution, Solver, SolverError, job_margin};
 pub use tt::TranspositionTable;

@@ -383,7 +383,7 @@ fn a_hash_table_without_memory_is_an_error() {
     let message = err.to_string();
     assert!(
         message.starts_with(&format!("no memory for a {mib} MiB hash table: "))
-            && message.ends_with("; give a smaller --hash"),
+            && message.ends_with("; give a smaller hash table"),
         "{message}"
     );
 }

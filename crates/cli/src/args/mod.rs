@@ -248,6 +248,10 @@ pub struct SolveArgs {
     /// The seed of --recheck's random choice [default: from the clock, printed].
     #[arg(long, value_name = "SEED", requires = "recheck")]
     pub recheck_seed: Option<u64>,
+    /// Under mpirun: positions of at most this many seeds above the tables are the jobs rank 0
+    /// hands the other ranks [default: 6 seeds below the position's; more than 4].
+    #[arg(long, value_name = "SEEDS", value_parser = clap::value_parser!(u32).range(5..=64))]
+    pub job_margin: Option<u32>,
 }
 
 #[derive(Args, Debug)]

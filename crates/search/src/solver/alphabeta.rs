@@ -54,7 +54,7 @@ impl<'t, R: Rules> Solver<'t, R> {
 
     /// [`Solver::alphabeta`] on a position beyond the tables, whose board hashes to `h`; gives
     /// up (returns a meaningless value and stores nothing) once `stop` is set.
-    fn search(
+    pub(super) fn search(
         &self,
         pos: &Position,
         h: u64,
@@ -145,7 +145,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// threads do not write one shared cache line at every far node (that cost 1.7x the time
     /// of a 2-thread Kalah(6,5) search).
     #[inline]
-    fn count_live(&self, nodes: u64) {
+    pub(super) fn count_live(&self, nodes: u64) {
         PENDING.with(|pending| {
             let n = pending.get() + nodes;
             if n >= LIVE_BATCH {
@@ -250,7 +250,10 @@ impl<'t, R: Rules> Solver<'t, R> {
         }
         let (lo, hi) = child.window(a, beta);
         let v = match child.key {
-            Key::Hash(h) => self.search(&child.pos, h, lo, hi, nodes, stop),
+            Key::Hash(h) => match self.remote_value(child, h, lo, hi, nodes, stop) {
+                Some(v) => v,
+                None => self.search(&child.pos, h, lo, hi, nodes, stop),
+            },
             Key::Exact(v) => v,
             Key::Table { seeds, rank } => i32::from(self.layers[seeds as usize].value(rank)),
         };
@@ -261,7 +264,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// value, by the move `lane`, after `work` nodes.
     #[allow(clippy::too_many_arguments)]
     #[inline(always)]
-    fn store(
+    pub(super) fn store(
         &self,
         pos: &Position,
         h: u64,

@@ -32,12 +32,13 @@
 //! # Files
 //! One concept a file: this one holds the [`Solver`], its settings and what a solve returns;
 //! `node.rs` a node's children and their order; `alphabeta.rs` the search of the contract;
-//! `split.rs` the thread split; `guess.rs` the first guess; `root.rs` the root driver (MTD(f),
+//! `split.rs` the thread split; `remote.rs` jobs searched by other processes; `guess.rs` the first guess; `root.rs` the root driver (MTD(f),
 //! solves, principal variations, journal answers).
 
 mod alphabeta;
 mod guess;
 mod node;
+mod remote;
 mod root;
 mod split;
 
@@ -54,6 +55,8 @@ use alphabeta::ETC_MARGIN;
 use guess::GUESS_MARGIN;
 use split::SPLIT_MARGIN;
 
+pub use remote::{JOB_DEPTH, Remote, Remoted, job_margin};
+
 /// Why a solve cannot run or did not finish.
 #[derive(Debug, thiserror::Error)]
 pub enum SolverError {
@@ -64,7 +67,7 @@ pub enum SolverError {
     #[error("{0}; the solve stopped, and the journal keeps what it proved")]
     Journal(#[from] JournalError),
     /// The transposition table's memory could not be had.
-    #[error("no memory for a {mib} MiB hash table: {source}; give a smaller --hash")]
+    #[error("no memory for a {mib} MiB hash table: {source}; give a smaller hash table")]
     Memory {
         mib: usize,
         #[source]
@@ -145,6 +148,10 @@ pub struct Solver<'t, R> {
     /// Nodes searched since the solve started, published by nodes far from the tables, for
     /// progress reports ([`Solver::live_nodes`]).
     live: AtomicU64,
+    /// Workers that search jobs for this solver ([`Solver::set_remote`]), and the most seeds a
+    /// job has.
+    remote: Option<Arc<dyn Remote>>,
+    jobs_below: u32,
 }
 
 /// A table layer as the solver reads it: the caller's mapping, or the solver's own copy in
@@ -200,6 +207,8 @@ impl<'t, R: Rules> Solver<'t, R> {
             abort: AtomicBool::new(false),
             failure: Mutex::new(None),
             live: AtomicU64::new(0),
+            remote: None,
+            jobs_below: 0,
         })
     }
 

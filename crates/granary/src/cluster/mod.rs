@@ -1,6 +1,8 @@
-//! The MPI ranks of a distributed build (feature `mpi`, over the system's MPI library, e.g.
-//! Debian's OpenMPI): `mpirun -np N granary build ...` gives each process a [`Cluster`], the
-//! [`Peers`] that [`crate::build::build_on`] shares the layers among.
+//! The MPI ranks of a distributed build and solve (feature `mpi`, over the system's MPI
+//! library, e.g. Debian's OpenMPI): `mpirun -np N granary build ...` gives each process a
+//! [`Cluster`], the [`Peers`] that [`crate::build::build_on`] shares the layers among;
+//! `mpirun -np N granary solve ...` runs [`solve`]: rank 0 searches the top of the tree and the
+//! other ranks the jobs it hands out (`jobs.rs`: the messages; `solve.rs`: the flow).
 //!
 //! What the ranks assume: a table directory on a filesystem every rank sees (NFS, Lustre, or a
 //! local disk for ranks on one machine): lower layers are read from it, and each rank writes its
@@ -20,6 +22,11 @@ use mpi::topology::{Communicator, SimpleCommunicator};
 use mpi::traits::*;
 
 use granary_retrograde::Peers;
+
+mod jobs;
+mod solve;
+
+pub use solve::solve;
 
 /// Elements sent to one rank in one `MPI_Alltoallv` (its counts are C `int`s).
 const CHUNK: usize = 1 << 26;
@@ -45,8 +52,9 @@ impl std::fmt::Debug for Cluster {
 
 // SAFETY: MPI is initialized with `MPI_THREAD_SERIALIZED` or better (checked in `init`), under
 // which any thread may call MPI as long as no two do at once; the builder calls a `Cluster` from
-// one thread at a time (`Peers`' contract), and the communicator handles are plain values that
-// the MPI library, not this process's memory, gives meaning to.
+// one thread at a time (`Peers`' contract), a distributed solve from one thread a rank (the
+// dispatcher's on rank 0, the main thread on a worker: `jobs.rs`), and the communicator handles
+// are plain values that the MPI library, not this process's memory, gives meaning to.
 unsafe impl Sync for Cluster {}
 // SAFETY: as for `Sync`: the handles may be used from whichever single thread calls.
 unsafe impl Send for Cluster {}
@@ -85,6 +93,11 @@ impl Cluster {
     /// Ends every rank of the job with exit code `code` (after an error on this one).
     pub fn abort(&self, code: i32) -> ! {
         self.world.abort(code)
+    }
+
+    /// The ranks' communicator (the jobs of a distributed solve).
+    fn world(&self) -> &SimpleCommunicator {
+        &self.world
     }
 }
 
