@@ -228,6 +228,9 @@ fn foreign_and_damaged_journals_are_refused_and_a_torn_record_is_dropped() {
     oware[1] = "oware";
     oware.drain(2..6);
     let err = error(&oware);
-    assert!(err.contains("journal: oware is solved from its tables"), "{err}");
+    assert!(
+        err.contains("journal: oware is solved from its tables"),
+        "{err}"
+    );
     assert!(Path::new(journal).exists());
 }
