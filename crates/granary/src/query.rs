@@ -138,16 +138,33 @@ impl Tablebase {
         if present.is_some_and(|p| p >= seeds) || !searchable {
             return Ok(self.query(game)?);
         }
+        self.search(game, present, crate::plan::DEFAULT_HASH_MIB, Some(1))
+    }
+
+    /// An exact search of `game`'s position over layers `0..=horizon` present (none: no
+    /// tables; nothing is built), every move exact, with a hash table of `hash_mib` MiB on
+    /// `threads` threads (default: one a core): the answer as the tables would give it,
+    /// `source` `search`.
+    ///
+    /// # Errors
+    /// Tables missing or damaged, or a hash table that cannot be had.
+    pub fn search(
+        &self,
+        game: &Mancala,
+        horizon: Option<u32>,
+        hash_mib: usize,
+        threads: Option<usize>,
+    ) -> Result<Query, Error> {
+        let kind = game.kind();
+        let pos = &game.position;
+        let seeds = pos.board.seeds(kind.pits);
         let settings = crate::solve::Settings {
-            tables: present.map_or(crate::TableChoice::None, crate::TableChoice::Seeds),
-            hash_mib: Some(crate::plan::DEFAULT_HASH_MIB), // short searches: see the constant
-            threads: Some(1),
+            tables: horizon.map_or(crate::TableChoice::None, crate::TableChoice::Seeds),
+            hash_mib: Some(hash_mib),
+            threads,
             all_moves: true,
-            verify: false,
-            journal: None,
-            tick_seconds: None,
-            in_memory: None,
-            cost_model: None,
+            in_memory: Some(false),
+            ..crate::solve::Settings::default()
         };
         let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())?;
         let solution = crate::solve::Oracle::new(&prepared)?.solve(pos, true, &())?;

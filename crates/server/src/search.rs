@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::http::StatusCode;
 use granary::plan::CostModel;
-use granary::{Mancala, MoveValue, Query, TableChoice, TableKind};
+use granary::{Mancala, Query, TableKind};
 use tokio::sync::watch;
 
 use crate::error::ApiError;
@@ -201,7 +201,8 @@ impl Searches {
 }
 
 /// Searches `game`'s position over layers `0..=horizon` present (nothing is built), every move
-/// exact: the answer as the tables would give it, `source` `search`.
+/// exact, with a hash table sized for a search of `estimate` seconds: the answer as the tables
+/// would give it, `source` `search` ([`granary::Tablebase::search`]).
 ///
 /// # Errors
 /// Tables that cannot be read.
@@ -211,49 +212,8 @@ pub fn search(
     horizon: Option<u32>,
     estimate: f64,
 ) -> Result<Query, granary::Error> {
-    let kind = game.kind();
-    let pos = &game.position;
-    let seeds = pos.board.seeds(kind.pits);
-    let settings = granary::Settings {
-        tables: horizon.map_or(TableChoice::None, TableChoice::Seeds),
-        hash_mib: Some(granary::plan::default_hash_mib(Some(estimate))),
-        threads: None,
-        all_moves: true,
-        verify: false,
-        journal: None,
-        tick_seconds: None,
-        in_memory: None,
-        cost_model: None,
-    };
-    let prepared = granary::prepare(tablebase, game.variant, seeds, &settings, &())?;
-    let solution = granary::Oracle::new(&prepared)?.solve(pos, true, &())?;
-    let mut moves = Vec::new();
-    for r in &solution.moves {
-        moves.push(MoveValue {
-            pit: r.lane + 1,
-            value: r.value,
-            position: granary::show::show(game, &[r.lane + 1])?.position,
-        });
-    }
-    let final_stores = granary::outcome::final_stores(pos, kind.pits, solution.value);
-    Ok(Query {
-        tables: kind.name(),
-        position: granary::format_position(pos, kind.pits),
-        to_move: pos.to_move.name(),
-        seeds_on_board: seeds,
-        value: solution.value,
-        final_stores,
-        result: granary::outcome::result_word(pos, final_stores),
-        best: moves
-            .iter()
-            .filter(|m| m.value == solution.value)
-            .map(|m| m.pit)
-            .collect(),
-        moves,
-        pv: solution.pv.iter().map(|l| l + 1).collect(),
-        pv_end: "game over",
-        source: "search",
-    })
+    let hash_mib = granary::plan::default_hash_mib(Some(estimate));
+    tablebase.search(game, horizon, hash_mib, None)
 }
 
 #[cfg(test)]
