@@ -4,10 +4,10 @@
 //!
 //! The solver that runs the top of the tree ([`Solver::set_remote`]) offers every child of
 //! `job_margin` or fewer seeds above its tables (and more than `SPLIT_MARGIN`, where the
-//! searches watch their stop flags) to its [`Remote`]: an idle worker takes it and the thread
-//! waits for the value, or, with every worker busy, the thread searches the child itself. A
-//! value that comes back is stored as the bounds it proves, in the transposition table and the
-//! journal, as if this process had searched it. The thread split (Young Brothers Wait) is what
+//! searches watch their stop flags) to its [`Remote`]: a worker takes it and the thread waits
+//! for the value, or the remote declines ([`Remoted::Busy`]) and the thread searches the child
+//! itself. A value that comes back is stored as the bounds it proves, in the transposition
+//! table and the journal, as if this process had searched it. The thread split (Young Brothers Wait) is what
 //! puts many jobs in flight at once: each of its threads that takes a child may hand it out.
 //!
 //! A worker answers with [`Solver::job`]: the same search, from its own tables and its own
@@ -38,9 +38,9 @@ pub enum Remoted {
 
 /// Workers that search positions for this solver (in another process, on another machine).
 pub trait Remote: Send + Sync + std::fmt::Debug {
-    /// Searches `pos` with the window `(alpha, beta)` on an idle worker and waits for its value;
-    /// [`Remoted::Busy`] at once if no worker is idle. While it waits, gives the job up (and
-    /// returns [`Remoted::Stopped`]) once `stopped` says so.
+    /// Searches `pos` with the window `(alpha, beta)` on a worker and waits for its value, or
+    /// declines at once with [`Remoted::Busy`] (the caller searches it). While it waits, gives
+    /// the job up (and returns [`Remoted::Stopped`]) once `stopped` says so.
     fn search(&self, pos: &Position, alpha: i32, beta: i32, stopped: &dyn Fn() -> bool) -> Remoted;
 }
 
