@@ -70,7 +70,7 @@ log="$work/killed.log"
   --json >"$log" 2>&1; echo "exit $?" >>"$log") &
 waiter=$!
 # Wait for some proven bounds in the journal (a 128-byte header, 32 bytes a record).
-for _ in $(seq 1200); do
+for _ in $(seq 3000); do
   [ -e "$journal" ] && [ "$(stat -c %s "$journal")" -ge $((128 + 32 * 40)) ] && break
   sleep 0.1
 done

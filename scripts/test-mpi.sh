@@ -78,7 +78,8 @@ log="$work/killed.log"
   --dir "$work/k" --threads 1 --quiet >"$log" 2>&1; echo "exit $?" >>"$log") &
 waiter=$!
 dir="$work/k/oware-6-awari"
-for _ in $(seq 600); do [ -e "$dir/layer-016.tbl.tmp" ] && break; sleep 0.1; done
+# Patience for a loaded machine: the wait is for a state, not a time.
+for _ in $(seq 3000); do [ -e "$dir/layer-016.tbl.tmp" ] && break; sleep 0.1; done
 [ -e "$dir/layer-016.tbl.tmp" ] || fail "the build never reached layer 16"
 victim=$(pgrep -f "^$mpi build oware" | sed -n 2p)
 [ -n "$victim" ] || fail "no rank to kill"
