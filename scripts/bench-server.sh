@@ -4,15 +4,18 @@
 # CLIENTS concurrent clients (crates/server/examples/load.rs); prints errors, requests/s and
 # latency percentiles, and fails if any request was not answered 200.
 #   scripts/bench-server.sh [CLIENTS] [QUERIES]   (defaults 200, 2000)
+# PROFILE=ci builds with the test profile (a load test with debug assertions, no release build);
+# figures worth recording come from the default, release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 clients=${1:-200}
 queries=${2:-2000}
 root=${BENCH_DIR:-/tmp/granary-bench}
 dir=$root/awari16
-cargo build --release -q -p granary-cli
-cargo build --release -q -p granary-server --example load
-bin=target/release/granary
+profile=${PROFILE:-release}
+cargo build --profile "$profile" -q -p granary-cli
+cargo build --profile "$profile" -q -p granary-server --example load
+bin=target/$profile/granary
 "$bin" build oware --rules awari --max-seeds 16 --dir "$dir" --quiet
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 "$bin" serve --bind "127.0.0.1:$port" --dir "$dir" 2>/dev/null &
@@ -22,6 +25,6 @@ for _ in $(seq 100); do
   if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
   sleep 0.1
 done
-target/release/examples/load "http://127.0.0.1:$port" "$clients" "$queries"
+"target/$profile/examples/load" "http://127.0.0.1:$port" "$clients" "$queries"
 peak=$(awk '/VmHWM/ {print $2}' "/proc/$server/status")
 echo "server peak memory $((peak / 1024)) MiB"

@@ -46,10 +46,10 @@ same() {
 }
 
 cases=(
-  "oware --rules awari:16"
-  "oware --rules abapa:15"
-  "kalah --rules standard:16"
-  "kalah --rules empty:16"
+  "oware --rules awari:14"
+  "oware --rules abapa:13"
+  "kalah --rules standard:14"
+  "kalah --rules empty:14"
 )
 for c in "${cases[@]}"; do
   read -r -a game <<<"${c%%:*}"
@@ -72,9 +72,9 @@ done
 # A rank killed mid-build: the job ends, and a rerun on 2 ranks resumes to the same bytes.
 ref="$work/ref"
 rm -rf "$ref" "$work/k"
-"$solo" build oware --rules awari --max-seeds 18 --dir "$ref" --quiet
+"$solo" build oware --rules awari --max-seeds 17 --dir "$ref" --quiet
 log="$work/killed.log"
-(set +e; timeout 300 mpirun --oversubscribe -np 3 "$mpi" build oware --rules awari --max-seeds 18 \
+(set +e; timeout 300 mpirun --oversubscribe -np 3 "$mpi" build oware --rules awari --max-seeds 17 \
   --dir "$work/k" --threads 1 --quiet >"$log" 2>&1; echo "exit $?" >>"$log") &
 waiter=$!
 dir="$work/k/oware-6-awari"
@@ -90,7 +90,7 @@ grep -q "^exit 0$" "$log" && fail "a job with a killed rank exited 0"
 grep -q "^exit 124$" "$log" && fail "a job with a killed rank hung"
 [ -e "$dir/layer-016.tbl" ] && fail "layer 16 finished although a rank was killed in it"
 echo "test-mpi: a rank killed in layer 16 ended the job: $(grep -m1 "exited on signal" "$log" | sed 's/^ *//')"
-run 2 oware --rules awari --max-seeds 18 --dir "$work/k"
+run 2 oware --rules awari --max-seeds 17 --dir "$work/k"
 same "$ref" "$work/k"
 echo "test-mpi: resumed on 2 ranks after the kill: identical"
 

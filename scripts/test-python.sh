@@ -5,13 +5,16 @@
 # against the `granary` command and OpenSpiel) and the labelling example.
 #
 #   scripts/test-python.sh            # venv in target/python-venv (recreated)
+#
+# The native module is built with the test profile (`MATURIN_PEP517_ARGS=--profile ci`: what
+# the README's tests built is reused, no release build); a user's `pip install` builds release.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=target/python-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
-"$venv/bin/python" -m pip install -q --disable-pip-version-check pytest open_spiel ./crates/python
+MATURIN_PEP517_ARGS="--profile ci" "$venv/bin/python" -m pip install -q --disable-pip-version-check pytest open_spiel ./crates/python
 cargo build --profile ci --locked -q -p granary-cli
 GRANARY_BIN="$PWD/target/ci/granary" "$venv/bin/python" -m pytest -q crates/python/tests
 tables=$(mktemp -d)

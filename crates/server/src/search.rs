@@ -8,6 +8,7 @@
 //! `Retry-After` meanwhile).
 
 use std::collections::{HashMap, VecDeque};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::http::StatusCode;
@@ -55,6 +56,8 @@ impl Cache {
 pub struct Searches {
     cache: Mutex<Cache>,
     running: Mutex<HashMap<String, watch::Receiver<Option<Outcome>>>>,
+    /// Searches started since the server began.
+    started: AtomicUsize,
     model: CostModel,
     cores: usize,
     /// The most estimated seconds a search may take.
@@ -94,6 +97,7 @@ impl Searches {
                 order: VecDeque::new(),
             }),
             running: Mutex::new(HashMap::new()),
+            started: AtomicUsize::new(0),
             model,
             cores: cores.max(1),
             limit,
@@ -165,6 +169,7 @@ impl Searches {
         }
         let (sender, receiver) = watch::channel(None);
         running.insert(key.clone(), receiver.clone());
+        self.started.fetch_add(1, Ordering::Relaxed);
         Ok(Plan::Start(Leader {
             key,
             estimate,
@@ -187,6 +192,12 @@ impl Searches {
             .unwrap_or_else(PoisonError::into_inner)
             .remove(&leader.key);
         leader.sender.send_replace(Some(outcome));
+    }
+
+    /// Searches started since the server began (a kept answer starts none).
+    #[must_use]
+    pub fn started_count(&self) -> usize {
+        self.started.load(Ordering::Relaxed)
     }
 
     /// Answers kept now.
