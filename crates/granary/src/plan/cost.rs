@@ -20,25 +20,21 @@ use crate::tablebase::layer_positions;
 /// Kalah table build rates on 2 cores, positions a second, by layer size, in the units of the
 /// search-time model (the machine its measurements came from).
 ///
-/// The two smaller tiers (the layers of Kalah(6,4)-sized plans): layers 0..=16 built from
-/// scratch at 12.4 M/s and 0..=19 at 13.4 M/s, measured on a machine where building is
-/// relatively dearer and Kalah(6,4) searches took 0.8-0.9x the model's estimate (over
-/// 16-19-seed tables: empty 6.9, 5.6, 4.3 s against 9, 7, 5 s; standard 14.6, 10.6, 8.1 s
-/// against 16, 12, 10 s), so 12.4 x 0.85 and 13.4 x 0.85 in the model's units. At 18 and
-/// 21 M/s for these tiers the planner takes 18 seeds (empty) and 19 (standard), where 16-17 and
-/// 18 measure fastest from scratch (empty 9.3-10.0 s against 10.9-11.2; standard 16.8-17.5 s
-/// against 18.2-18.7).
+/// The smallest tier (layers below 30 M positions, those of Kalah(6,4)-sized plans): layers
+/// 0..=16 built from scratch at 12.4 M/s, measured on a machine where Kalah(6,4) searches took
+/// 0.85x the model's estimate, so 12.4 x 0.85 in the model's units. With it the planner takes the
+/// horizons that measure fastest from scratch (empty capture 17 seeds, standard 18).
 ///
-/// The largest tier (layers 25 and up, the Kalah(6,5) plans): 6 pits, standard capture, layers
-/// 0..=22 from scratch built at 23-33 M/s for layers 10-17 and 34-37 M/s for layers 18-22, on a
-/// machine where Kalah(6,4) searches took 0.55-0.65x the model's estimate (over 18-21-seed
-/// tables, 2 threads: 8.5, 6.3, 4.4, 2.9 s against 12.4, 9.6, 7.4, 5.7 s); scaled by 0.6 to the
-/// model's machine. A lower rate for this tier would add the same time to every horizon those
-/// plans weigh.
+/// The larger tiers (layers 18 and up, the Kalah(6,5) plans): Kalah 6-pit empty capture
+/// 0..=27 from scratch (`docs/benchmarks.md`, 2026-11-26) built its layers of 35 M to 1.2 G
+/// positions at 0.85-1.0x the rate of layers 15-17, where the calibration's short build (layers
+/// 0..=18) sets the scale: so about the smallest tier's rate, not the 2x of a cache-resident
+/// build; the rates in the model's units are those measured divided by the same machine's
+/// calibration factor (1.63).
 pub const KALAH_RATE: [(u64, f64); 3] = [
     (30_000_000, 10.5e6),
-    (500_000_000, 11.5e6),
-    (u64::MAX, 21.0e6),
+    (500_000_000, 9.8e6),
+    (u64::MAX, 10.1e6),
 ];
 /// Oware table build rate on 2 cores, positions a second (measured: awari 0..22, 3.6 M/s).
 pub const OWARE_RATE: f64 = 3.5e6;

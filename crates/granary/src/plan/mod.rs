@@ -722,7 +722,7 @@ mod tests {
             assert_eq!(p.hash_mib, mib, "{}", p.describe());
         }
         // Where the tables fill the memory, they keep it: the hash the limits set aside.
-        let full = layers_bytes(k, 0, 29) + (1 << 30) + ((LARGE_HASH_MIB as u64) << 20);
+        let full = layers_bytes(k, 0, 28) + (1 << 30) + ((LARGE_HASH_MIB as u64) << 20);
         let m = machine(BIG, full + (200 << 20));
         let p = plan_solve(
             k,
@@ -734,7 +734,7 @@ mod tests {
             &CostModel::default(),
         )
         .unwrap();
-        assert_eq!(p.horizon, Some(29), "{}", p.describe());
+        assert_eq!(p.horizon, Some(28), "{}", p.describe());
         assert_eq!(p.hash_mib, LARGE_HASH_MIB, "{}", p.describe());
     }
 
