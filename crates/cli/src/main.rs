@@ -8,6 +8,7 @@ mod args;
 mod bao;
 mod build;
 mod calibrate;
+mod compress;
 mod draw;
 mod error;
 mod info;
@@ -62,6 +63,7 @@ fn main() -> ExitCode {
         Command::Build(args) => build::run(&args),
         Command::Query(args) => query::run(&args),
         Command::Verify(args) => verify::run(&args),
+        Command::Compress(args) => compress::run(&args),
         Command::Info(args) => info::run(&args),
         Command::Solve(args) if args.variant.is_bao() => bao::solve(&args),
         Command::Solve(args) => solve::run(&args),

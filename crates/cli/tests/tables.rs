@@ -6,23 +6,6 @@ mod common;
 use common::*;
 use std::path::Path;
 
-fn build(dir: &Path, game: &[&str], max: u32, threads: u32) {
-    let dir = dir.to_str().unwrap();
-    let (max, threads) = (max.to_string(), threads.to_string());
-    let mut args = vec!["build"];
-    args.extend_from_slice(game);
-    args.extend_from_slice(&[
-        "--max-seeds",
-        &max,
-        "--dir",
-        dir,
-        "--threads",
-        &threads,
-        "--quiet",
-    ]);
-    ok(&args);
-}
-
 #[test]
 fn awari_test_position_of_romein_and_bal() {
     // keesverstoep/Awari (the public Romein & Bal databases), Awari-Python/README.md: value 0,
@@ -148,7 +131,7 @@ fn bad_files_are_refused_by_name() {
     std::fs::write(&layer, &bytes).unwrap();
     let err = error(&query);
     assert!(
-        err.contains("table format version 9, this granary reads version 1: delete"),
+        err.contains("table format version 9, this granary reads versions 1 to 2: delete"),
         "{err}"
     );
     // Not a table at all.

@@ -98,7 +98,7 @@ pub fn calibrate(threads: Option<usize>, observer: &dyn Observer) -> Result<Cali
     let mut bytes = 0;
     for n in 0..=KALAH_LAYERS {
         let layer = set.layer(n).map_err(SolveError::from)?;
-        bytes += layer.data().len() as u64;
+        bytes += layer.len();
         // The copy is what is timed; a machine that cannot copy keeps the default rate.
         if layer.resident().is_err() {
             bytes = 0;

@@ -12,6 +12,7 @@
 //! - [`machine`] and [`mod@plan`]: what the machine holds, and which tables a task should use
 //!   (the policy is in [`mod@plan`]'s documentation);
 //! - [`mod@build`]: building missing layers (checked against the free disk first);
+//! - [`mod@compress`]: a kind's finished layers compressed in place (table format version 2);
 //! - [`calibrate`]: measuring the machine for the planner's cost model;
 //! - [`query`]: a position's value, every move's, a principal variation, from tables;
 //! - [`outcome`]: how a value reads (final stores, win, draw or loss); [`units`]: sizes and
@@ -81,6 +82,7 @@ pub mod build;
 pub mod calibrate;
 #[cfg(feature = "mpi")]
 pub mod cluster;
+pub mod compress;
 pub mod error;
 pub mod game;
 pub mod journal;
@@ -96,6 +98,7 @@ pub mod tablebase;
 pub mod units;
 
 pub use build::{BuildReport, build, build_on};
+pub use compress::{LayerCompressed, compress};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
 /// The most seeds on the board a table layer holds.

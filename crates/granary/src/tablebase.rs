@@ -251,9 +251,11 @@ impl Tablebase {
         let set = TableSet::new(&self.root, kind);
         let layer = set.layer(seeds)?;
         let mut histogram = Box::new([0u64; 256]);
-        for &b in layer.data() {
-            histogram[usize::from(b)] += 1;
-        }
+        layer.for_each_chunk(|_, entries| {
+            for &b in entries {
+                histogram[usize::from(b)] += 1;
+            }
+        })?;
         Ok(LayerStats {
             kind,
             seeds,

@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use granary_index::LayerIndex;
 use granary_rules::Engine;
-use granary_tables::{LayerWriter, SharedLayer, TableError, TableKind, TableSet};
+use granary_tables::{Layer, LayerWriter, SharedLayer, TableError, TableKind, TableSet};
 
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
 use crate::blocks::{BlockPlan, Scratch, ScratchError};
@@ -160,8 +160,9 @@ pub fn build_layer(
 ) -> Result<LayerReport, BuildError> {
     let kind = set.kind();
     let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
+    let copies = decompressed(set, seeds)?;
     let lower = Lower {
-        layers: (0..seeds).map(|n| set.layer(n)).collect::<Result<_, _>>()?,
+        layers: lower_layers(set, &copies)?,
     };
     let path = set.layer_path(seeds);
     let started = Instant::now();
@@ -196,6 +197,30 @@ pub fn build_layer(
     })
 }
 
+/// Copies in memory of the compressed layers among `0..seeds` of `set` (the builder reads
+/// lower layers at random: [`granary_tables::Layer::random_reads_copy`]), `None` for the others.
+fn decompressed(set: &TableSet, seeds: u32) -> Result<Vec<Option<Layer>>, TableError> {
+    (0..seeds)
+        .map(|n| set.layer(n)?.random_reads_copy())
+        .collect()
+}
+
+/// Layers `0..copies.len()` of `set` as the builder reads them: each copy in `copies` where
+/// there is one ([`decompressed`]), else the layer as it is.
+fn lower_layers<'a>(
+    set: &'a TableSet,
+    copies: &'a [Option<Layer>],
+) -> Result<Vec<&'a Layer>, TableError> {
+    copies
+        .iter()
+        .enumerate()
+        .map(|(n, copy)| match copy {
+            Some(copy) => Ok(copy),
+            None => set.layer(n as u32),
+        })
+        .collect()
+}
+
 /// The scratch directory of the layer at `path`: `<path>.work`.
 fn scratch_dir(path: &std::path::Path) -> PathBuf {
     let mut dir = path.as_os_str().to_owned();
@@ -218,8 +243,9 @@ fn build_layer_on(
 ) -> Result<LayerReport, BuildError> {
     let kind = set.kind();
     let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
+    let copies = decompressed(set, seeds)?;
     let lower = Lower {
-        layers: (0..seeds).map(|n| set.layer(n)).collect::<Result<_, _>>()?,
+        layers: lower_layers(set, &copies)?,
     };
     let path = set.layer_path(seeds);
     let started = Instant::now();

@@ -100,9 +100,7 @@ fn random_positions_against_full_tables() {
             .unwrap()
             .resident();
         assert_eq!(mapped.resident_bytes(), 0);
-        let all: u64 = (0..=5)
-            .map(|n| set.layer(n).unwrap().data().len() as u64)
-            .sum();
+        let all: u64 = (0..=5).map(|n| set.layer(n).unwrap().len()).sum();
         assert_eq!(resident.resident_bytes(), all, "every layer copied");
         // Cutoffs on children's stored bounds from 1 seed above the tables (by default from 10
         // above, 15 seeds: none of these 12-seed positions).

@@ -17,7 +17,7 @@ pub enum TableError {
     Missing { path: PathBuf },
     #[error("{}: not a granary table (bad magic)", path.display())]
     NotATable { path: PathBuf },
-    #[error("{}: table format version {found}, this granary reads version {expected}: delete the file and build it again with `granary build`", path.display())]
+    #[error("{}: table format version {found}, this granary reads versions 1 to {expected}: delete the file and build it again with `granary build`", path.display())]
     Version {
         path: PathBuf,
         found: u16,
@@ -50,6 +50,8 @@ pub enum TableError {
         expected: u64,
         found: u64,
     },
+    #[error("{}: {what} (a damaged compressed table): delete it and build it again", path.display())]
+    Corrupt { path: PathBuf, what: String },
     #[error("{}: data checksum mismatch (corrupt data): delete it and build it again", path.display())]
     DataChecksum { path: PathBuf },
     #[error("{}: entry {index} holds {value}, outside -{seeds}..={seeds}", path.display())]

@@ -15,11 +15,17 @@
 //!  19     1    reduced      1 if the index leaves out opponent rows without an empty pit
 //!  20     8    entries      positions in the layer = the index's size
 //!  28     4    data_crc32   CRC-32 (IEEE) of the entries
-//!  32     28   reserved     zero
+//!  32     1    codec        version 1: zero; version 2: 1 = zstd
+//!  33     3    pad          zero
+//!  36     4    block_entries version 1: zero; version 2: entries a compressed block
+//!  40     4    index_crc32  version 1: zero; version 2: CRC-32 of the block index
+//!  44     16   reserved     zero
 //!  60     4    header_crc32 CRC-32 of bytes 0..60
 //! ```
 //!
-//! All integers are little-endian.
+//! All integers are little-endian. Version 2 (a finished layer as compressed blocks with an index
+//! of their offsets, read at random) is described in [`crate::compressed`]; its `data_crc32` is
+//! the same as version 1's: the CRC-32 of the uncompressed entries.
 
 use granary_rules::{Capture, Engine, Game, Kalah, Oware, OwareRules, Sweep};
 use zerocopy::little_endian::{U16, U32, U64};
@@ -27,8 +33,10 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
 /// The file's first eight bytes.
 pub const MAGIC: [u8; 8] = *b"GRANARY\x1a";
-/// The format this code reads and writes.
+/// The format the builder writes: one byte a position, memory-mapped.
 pub const FORMAT_VERSION: u16 = 1;
+/// The compressed format ([`crate::compressed`]): blocks and an index of their offsets.
+pub const COMPRESSED_VERSION: u16 = 2;
 /// Header length in bytes; the entries follow.
 pub const HEADER_LEN: usize = 64;
 
@@ -50,7 +58,11 @@ pub struct Header {
     pub reduced: u8,
     pub entries: U64,
     pub data_crc32: U32,
-    pub reserved: [u8; 28],
+    pub codec: u8,
+    pub pad: [u8; 3],
+    pub block_entries: U32,
+    pub index_crc32: U32,
+    pub reserved: [u8; 16],
     pub header_crc32: U32,
 }
 
@@ -139,7 +151,11 @@ impl TableKind {
             reduced: u8::from(self.reduced()),
             entries: entries.into(),
             data_crc32: 0.into(),
-            reserved: [0; 28],
+            codec: 0,
+            pad: [0; 3],
+            block_entries: 0.into(),
+            index_crc32: 0.into(),
+            reserved: [0; 16],
             header_crc32: 0.into(),
         }
     }

@@ -1,6 +1,11 @@
 //! A layer file opened for reading: header checked against what the caller asked for and length
-//! checked, then memory-mapped read-only. Opening reads the 64-byte header only; the data checksum
-//! is checked by [`Layer::verify_checksum`] (`granary verify`, `--verify`), which reads every byte.
+//! checked, then memory-mapped read-only. Opening reads the 64-byte header only (and a compressed
+//! layer's block index); the data checksum is checked by [`Layer::verify_checksum`]
+//! (`granary verify`, `--verify`), which reads every byte.
+//!
+//! Both format versions open here: version 1 (one byte a position, read through the map) and
+//! version 2 ([`crate::compressed`]: blocks decompressed on demand). [`Layer::value`] reads
+//! either; [`Layer::raw`] gives a version 1 layer's bytes.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -9,19 +14,29 @@ use granary_index::LayerIndex;
 use memmap2::Mmap;
 use zerocopy::FromBytes;
 
+use crate::compressed::{self, Blocks};
 use crate::error::TableError;
-use crate::format::{FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind};
+use crate::format::{COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind};
 
 /// Bytes a read of [`Layer::resident`].
 const CHUNK: usize = 64 << 20;
 
-/// A checked, memory-mapped layer.
+/// A checked layer: memory-mapped (version 1, or a copy in memory), or compressed blocks.
 #[derive(Debug)]
 pub struct Layer {
     path: PathBuf,
     header: Header,
     index: LayerIndex,
-    map: Mmap,
+    storage: Storage,
+}
+
+/// Where a layer's entries are.
+#[derive(Debug)]
+enum Storage {
+    /// A header's worth of bytes, then one byte an entry (a version 1 file, or a copy).
+    Flat(Mmap),
+    /// A version 2 file.
+    Blocks(Box<Blocks>),
 }
 
 /// Checks a header's bytes on their own: length, magic, version, header checksum. `length` is
@@ -39,11 +54,11 @@ pub fn parse_header(path: &Path, bytes: &[u8], length: u64) -> Result<Header, Ta
     if header.magic != MAGIC {
         return Err(TableError::NotATable { path: path.into() });
     }
-    if header.version.get() != FORMAT_VERSION {
+    if !matches!(header.version.get(), FORMAT_VERSION | COMPRESSED_VERSION) {
         return Err(TableError::Version {
             path: path.into(),
             found: header.version.get(),
-            expected: FORMAT_VERSION,
+            expected: COMPRESSED_VERSION,
         });
     }
     if header.compute_crc() != header.header_crc32.get() {
@@ -85,10 +100,13 @@ pub fn read_header(path: &Path) -> Result<(Header, u64), TableError> {
 }
 
 /// Checks a parsed header and the file's length against what the caller asked for: the kind,
-/// the layer, the index's size.
+/// the layer, the index's size. For a version 2 header, also its codec and block size, and that
+/// the file is long enough for a block index (the index itself is checked when the file is
+/// opened, [`Layer::open`]).
 ///
 /// # Errors
-/// [`TableError::Mismatch`] with both descriptions, or [`TableError::Length`].
+/// [`TableError::Mismatch`] with both descriptions, [`TableError::Length`], or
+/// [`TableError::Corrupt`].
 pub fn check_header(
     path: &Path,
     header: &Header,
@@ -100,12 +118,33 @@ pub fn check_header(
     let mut expected = kind.header(seeds, index.size());
     expected.data_crc32 = header.data_crc32;
     expected.header_crc32 = header.header_crc32;
+    let compressed = header.version.get() == COMPRESSED_VERSION;
+    if compressed {
+        expected.version = header.version;
+        expected.codec = header.codec;
+        expected.block_entries = header.block_entries;
+        expected.index_crc32 = header.index_crc32;
+    }
     if *header != expected {
         return Err(TableError::Mismatch {
             path: path.into(),
             expected: format!("{} layer {seeds}: {}", kind.name(), expected.describe()),
             found: header.describe(),
         });
+    }
+    if compressed {
+        compressed::check_fields(path, header)?;
+        let blocks = compressed::block_count(index.size(), header.block_entries.get());
+        // The index, then at least a byte a block.
+        let wanted = HEADER_LEN as u64 + 9 * blocks + 8;
+        if length < wanted {
+            return Err(TableError::Length {
+                path: path.into(),
+                expected: wanted,
+                found: length,
+            });
+        }
+        return Ok(index);
     }
     let wanted = HEADER_LEN as u64 + index.size();
     if length != wanted {
@@ -121,13 +160,23 @@ pub fn check_header(
 impl Layer {
     /// Opens the layer of `seeds` seeds of `kind` at `path`, refusing any file that is not exactly
     /// that table: header (magic, version, checksum, every field) and length. Reads the header
-    /// only and maps the rest; pages are read as lookups touch them.
+    /// only and maps the rest; pages are read as lookups touch them. A compressed (version 2)
+    /// file's block index is read and checked too.
     ///
     /// # Errors
     /// A [`TableError`] naming the file and what is wrong.
     pub fn open(path: &Path, kind: TableKind, seeds: u32) -> Result<Layer, TableError> {
         let (file, header, length) = open_file(path)?;
         let index = check_header(path, &header, length, kind, seeds)?;
+        if header.version.get() == COMPRESSED_VERSION {
+            let blocks = Blocks::open(path, &file, &header, length, index.size())?;
+            return Ok(Layer {
+                path: path.into(),
+                header,
+                index,
+                storage: Storage::Blocks(Box::new(blocks)),
+            });
+        }
         let wanted = HEADER_LEN as u64 + index.size();
         // SAFETY: the file (the one whose header was just checked) is mapped read-only, and
         // granary never writes a finished table in place: tables are written under a temporary
@@ -146,7 +195,45 @@ impl Layer {
             path: path.into(),
             header,
             index,
-            map,
+            storage: Storage::Flat(map),
+        })
+    }
+
+    /// What a reader at random uses instead of this layer: `None` for a version 1 layer (read
+    /// it as it is, mapped), a copy decompressed into memory ([`Layer::resident`]) for a
+    /// compressed one. A search or a build probes its lower layers at random, where a compressed
+    /// layer would decode a block for each probe that misses its cache; decompressed once, a
+    /// damaged block is an error here, never a panic in [`Layer::value`].
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] for a block that does not decode, [`TableError::Io`] for memory
+    /// that cannot be had, each naming the file.
+    pub fn random_reads_copy(&self) -> Result<Option<Layer>, TableError> {
+        if self.raw().is_some() {
+            return Ok(None);
+        }
+        self.resident().map(Some).map_err(|source| {
+            if source.get_ref().is_none() {
+                return TableError::Io {
+                    path: self.path.clone(),
+                    source,
+                };
+            }
+            let kind = source.kind();
+            match source
+                .into_inner()
+                .map(|inner| inner.downcast::<TableError>())
+            {
+                Some(Ok(table)) => *table,
+                Some(Err(other)) => TableError::Io {
+                    path: self.path.clone(),
+                    source: std::io::Error::new(kind, other),
+                },
+                None => TableError::Io {
+                    path: self.path.clone(),
+                    source: kind.into(),
+                },
+            }
         })
     }
 
@@ -158,14 +245,33 @@ impl Layer {
     /// size in memory and a read of every byte (about 0.8 GB/s on one core here, most of it the
     /// kernel clearing the new pages).
     ///
+    /// A compressed layer is decompressed whole into the copy, which then reads like a version 1
+    /// layer.
+    ///
     /// # Errors
-    /// If the memory cannot be mapped.
+    /// If the memory cannot be mapped, or a compressed layer's block is damaged.
     pub fn resident(&self) -> std::io::Result<Layer> {
         use std::os::unix::fs::FileExt;
-        let mut copy = huge_anon(self.map.len())?;
+        let map = match &self.storage {
+            Storage::Flat(map) => map,
+            Storage::Blocks(blocks) => {
+                let mut copy = huge_anon(HEADER_LEN + self.index.size() as usize)?;
+                copy[..HEADER_LEN].copy_from_slice(zerocopy::IntoBytes::as_bytes(&self.header));
+                blocks
+                    .decompress_all(&mut copy[HEADER_LEN..])
+                    .map_err(std::io::Error::other)?;
+                return Ok(Layer {
+                    path: self.path.clone(),
+                    header: self.header,
+                    index: self.index.clone(),
+                    storage: Storage::Flat(copy.make_read_only()?),
+                });
+            }
+        };
+        let mut copy = huge_anon(map.len())?;
         // Read from the file rather than copy from the mapping: no page faults on the source.
         let file = File::open(&self.path)?;
-        if file.metadata()?.len() != self.map.len() as u64 {
+        if file.metadata()?.len() != map.len() as u64 {
             return Err(std::io::Error::other(
                 "the file changed since it was opened",
             ));
@@ -175,7 +281,7 @@ impl Layer {
         }
         // Tables are replaced only whole (written under another name, then renamed), so a file
         // with this header is this table.
-        if copy[..HEADER_LEN] != self.map[..HEADER_LEN] {
+        if copy[..HEADER_LEN] != map[..HEADER_LEN] {
             return Err(std::io::Error::other(
                 "the file changed since it was opened",
             ));
@@ -184,16 +290,20 @@ impl Layer {
             path: self.path.clone(),
             header: self.header,
             index: self.index.clone(),
-            map: copy.make_read_only()?,
+            storage: Storage::Flat(copy.make_read_only()?),
         })
     }
 
-    /// Checks the data against the header's checksum: reads every byte.
+    /// Checks the data against the header's checksum (of the uncompressed entries, for both
+    /// versions): reads every byte, decompressing a compressed layer block by block.
     ///
     /// # Errors
-    /// [`TableError::DataChecksum`] naming the file.
+    /// [`TableError::DataChecksum`] naming the file, or [`TableError::Corrupt`] for a compressed
+    /// block that does not decode.
     pub fn verify_checksum(&self) -> Result<(), TableError> {
-        if crc32fast::hash(self.data()) == self.header.data_crc32.get() {
+        let mut crc = crc32fast::Hasher::new();
+        self.for_each_chunk(|_, entries| crc.update(entries))?;
+        if crc.finalize() == self.header.data_crc32.get() {
             Ok(())
         } else {
             Err(TableError::DataChecksum {
@@ -202,25 +312,115 @@ impl Layer {
         }
     }
 
-    /// The entries as raw bytes (each an `i8`).
+    /// Calls `each` with the rank of the first entry and the entries (each an `i8`) of
+    /// consecutive pieces of the layer, in order, until every entry was seen: the mapped bytes
+    /// of a version 1 layer, block after block of a compressed one (one block in memory at a
+    /// time).
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] for a compressed block that does not decode.
+    pub fn for_each_chunk(&self, mut each: impl FnMut(u64, &[u8])) -> Result<(), TableError> {
+        match &self.storage {
+            Storage::Flat(map) => {
+                for (i, chunk) in map[HEADER_LEN..].chunks(CHUNK).enumerate() {
+                    each((i * CHUNK) as u64, chunk);
+                }
+                Ok(())
+            }
+            Storage::Blocks(blocks) => blocks.for_each_block(each),
+        }
+    }
+
+    /// The entries as raw bytes (each an `i8`) where the layer holds them so: a version 1 file
+    /// or a copy in memory ([`Layer::resident`]); `None` for a compressed layer (read it with
+    /// [`Layer::value`] or [`Layer::for_each_chunk`]).
+    #[must_use]
+    pub fn raw(&self) -> Option<&[u8]> {
+        match &self.storage {
+            Storage::Flat(map) => Some(&map[HEADER_LEN..]),
+            Storage::Blocks(_) => None,
+        }
+    }
+
+    /// Whether the layer is stored compressed (format version 2).
+    #[must_use]
+    pub fn is_compressed(&self) -> bool {
+        matches!(self.storage, Storage::Blocks(_))
+    }
+
+    /// The number of entries (positions) of the layer.
+    #[must_use]
+    pub fn len(&self) -> u64 {
+        self.index.size()
+    }
+
+    /// Whether the layer has no entries.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The entries as raw bytes (each an `i8`): [`Layer::raw`] for a version 1 layer; a
+    /// compressed layer is decompressed whole on the first call and kept in memory as long as
+    /// the layer (prefer [`Layer::raw`], [`Layer::len`] or [`Layer::for_each_chunk`]).
+    ///
+    /// # Panics
+    /// If a compressed block is damaged.
     #[must_use]
     pub fn data(&self) -> &[u8] {
-        &self.map[HEADER_LEN..]
+        match &self.storage {
+            Storage::Flat(map) => &map[HEADER_LEN..],
+            Storage::Blocks(blocks) => blocks.whole().unwrap_or_else(|err| panic!("{err}")),
+        }
     }
 
     /// The value of the position of rank `index`.
+    ///
+    /// # Panics
+    /// If `index` is out of range, or a compressed block is damaged (the message names the file
+    /// and the block; [`Layer::try_value`] returns the error instead).
     #[inline]
     #[must_use]
     pub fn value(&self, index: u64) -> i8 {
-        self.map[HEADER_LEN + index as usize] as i8
+        match &self.storage {
+            Storage::Flat(map) => map[HEADER_LEN + index as usize] as i8,
+            Storage::Blocks(blocks) => compressed_value(blocks, index),
+        }
+    }
+
+    /// The value of the position of rank `index`, or what is wrong with the compressed block
+    /// that holds it.
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] naming the file and the block.
+    ///
+    /// # Panics
+    /// If `index` is out of range.
+    #[inline]
+    pub fn try_value(&self, index: u64) -> Result<i8, TableError> {
+        match &self.storage {
+            Storage::Flat(map) => Ok(map[HEADER_LEN + index as usize] as i8),
+            Storage::Blocks(blocks) => blocks.value(index),
+        }
     }
 
     /// Starts loading the entry of rank `index` into the cache (a search asks for several at
-    /// once, then reads them).
+    /// once, then reads them). Nothing for a compressed layer.
     #[inline]
     pub fn prefetch(&self, index: u64) {
-        if let Some(entry) = self.map.get(HEADER_LEN + index as usize) {
+        if let Storage::Flat(map) = &self.storage
+            && let Some(entry) = map.get(HEADER_LEN + index as usize)
+        {
             prefetch(entry);
+        }
+    }
+
+    /// A compressed layer's blocks, for tests that reach past the small-layer shortcut.
+    #[cfg(test)]
+    pub(crate) fn blocks_mut(&mut self) -> Option<&mut Blocks> {
+        match &mut self.storage {
+            Storage::Blocks(blocks) => Some(blocks),
+            Storage::Flat(_) => None,
         }
     }
 
@@ -238,6 +438,13 @@ impl Layer {
     pub fn path(&self) -> &Path {
         &self.path
     }
+}
+
+/// [`Layer::value`] of a compressed layer: out of the inlined hot path of version 1.
+#[cold]
+#[inline(never)]
+fn compressed_value(blocks: &Blocks, index: u64) -> i8 {
+    blocks.value(index).unwrap_or_else(|err| panic!("{err}"))
 }
 
 /// `len` bytes (at least one) of zeroed anonymous memory with a request for transparent huge

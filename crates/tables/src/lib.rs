@@ -2,6 +2,8 @@
 //!
 //! - [`format`]: the fixed 64-byte little-endian header and what each field means;
 //! - [`layer`]: a layer file opened read-only, memory-mapped, checked against what was asked for;
+//! - [`compressed`]: format version 2, a finished layer as compressed blocks read at random;
+//! - [`compress`]: a version 1 layer rewritten as a version 2 file;
 //! - [`writer`]: a layer written to a temporary name, checksummed and renamed when complete;
 //! - [`set`]: the layers of one variant in a directory, opened lazily, and value lookups;
 //! - [`probe`]: values of positions and moves with stores, as `query` and the solver read them;
@@ -13,6 +15,8 @@
 //! `-n..=n` for a layer of `n` seeds; endless play is worth 0 (`docs/table-format.md`).
 
 pub mod anon;
+pub mod compress;
+pub mod compressed;
 pub mod error;
 pub mod format;
 pub mod layer;
@@ -22,6 +26,7 @@ pub mod verify;
 pub mod writer;
 
 pub use anon::{AnonAtomics, AtomicCells};
+pub use compress::{CompressOptions, Compressed, compress_layer};
 pub use error::TableError;
 pub use format::{Header, TableKind};
 pub use layer::{Layer, huge_anon, prefetch};

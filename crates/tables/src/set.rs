@@ -69,9 +69,10 @@ impl TableSet {
     pub fn probe(&self, board: Board) -> Result<Option<i8>, TableError> {
         let layer = self.layer(board.seeds(self.kind.pits))?;
         let index = layer.index();
-        Ok(index
-            .contains(board)
-            .then(|| layer.value(index.rank(board))))
+        if !index.contains(board) {
+            return Ok(None);
+        }
+        layer.try_value(index.rank(board)).map(Some)
     }
 
     /// Takes this kind's write lock (`<dir>/.lock`, an advisory file lock, released when the

@@ -48,18 +48,29 @@ pub fn kind_of(path: &Path) -> Result<(TableKind, u32), TableError> {
 /// The first thing wrong, naming the file.
 pub fn verify_layer(set: &TableSet, seeds: u32, sample: u64) -> Result<LayerCheck, TableError> {
     let layer = set.layer(seeds)?;
-    layer.verify_checksum()?;
     let path = layer.path().to_path_buf();
     let n = seeds as i32;
-    if let Some(at) = layer
-        .data()
-        .iter()
-        .position(|&b| !(-n..=n).contains(&i32::from(b as i8)))
-    {
+    let mut bad = None;
+    // One pass for the checksum and the range: a compressed layer is decompressed once.
+    let mut crc = crc32fast::Hasher::new();
+    layer.for_each_chunk(|first, entries| {
+        crc.update(entries);
+        if bad.is_none()
+            && let Some(at) = entries
+                .iter()
+                .position(|&b| !(-n..=n).contains(&i32::from(b as i8)))
+        {
+            bad = Some((first + at as u64, entries[at] as i8));
+        }
+    })?;
+    if crc.finalize() != layer.header().data_crc32.get() {
+        return Err(TableError::DataChecksum { path });
+    }
+    if let Some((index, value)) = bad {
         return Err(TableError::Value {
             path,
-            index: at as u64,
-            value: layer.data()[at] as i8,
+            index,
+            value,
             seeds,
         });
     }
@@ -80,7 +91,7 @@ pub fn verify_layer(set: &TableSet, seeds: u32, sample: u64) -> Result<LayerChec
             }
             best
         };
-        let found = i32::from(layer.value(i));
+        let found = i32::from(layer.try_value(i)?);
         if found != expected {
             return Err(TableError::Mismatch {
                 path,

@@ -30,13 +30,21 @@ pub struct LayerWriter {
 
 /// A temporary file, removed when dropped unless it was renamed ([`TempFile::rename`]).
 #[derive(Debug)]
-struct TempFile {
+pub(crate) struct TempFile {
     path: PathBuf,
     renamed: bool,
 }
 
 impl TempFile {
-    fn rename(&mut self, to: &Path) -> std::io::Result<()> {
+    /// The file at `path`, removed when dropped unless renamed.
+    pub(crate) fn new(path: PathBuf) -> TempFile {
+        TempFile {
+            path,
+            renamed: false,
+        }
+    }
+
+    pub(crate) fn rename(&mut self, to: &Path) -> std::io::Result<()> {
         std::fs::rename(&self.path, to)?;
         self.renamed = true;
         Ok(())
@@ -113,14 +121,14 @@ fn create_temp(path: &Path, entries: u64) -> Result<(TempFile, File), TableError
     Ok((temp, file))
 }
 
-fn temp_path(path: &Path) -> PathBuf {
+pub(crate) fn temp_path(path: &Path) -> PathBuf {
     let mut temp_path = path.as_os_str().to_owned();
     temp_path.push(".tmp");
     PathBuf::from(temp_path)
 }
 
 /// Flushes the directory holding `path`, so that a rename in it is durable (best effort).
-fn sync_parent(path: &Path) {
+pub(crate) fn sync_parent(path: &Path) {
     if let Some(dir) = path.parent()
         && let Ok(dir) = File::open(dir)
     {

@@ -28,6 +28,9 @@ pub enum Command {
     Query(QueryArgs),
     /// Check every table file: header, checksum, values, a sample against its children.
     Verify(VerifyArgs),
+    /// Compress a variant's finished layers in place (table format version 2: blocks read at
+    /// random); layers compressed already are left as they are.
+    Compress(CompressArgs),
     /// What tables are built: layers, sizes, value counts.
     Info(InfoArgs),
     /// Solve a position (default: the start) exactly: value, final score, moves, a principal variation.
@@ -277,6 +280,52 @@ pub struct VerifyArgs {
     /// Entries re-checked against their children in each layer.
     #[arg(long, default_value_t = 20_000)]
     pub sample: u64,
+}
+
+#[derive(Args, Debug)]
+pub struct CompressArgs {
+    #[command(flatten)]
+    pub game: GameArgs,
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// Bytes (entries) a block, a power of two from 1K to 16M, e.g. `64K` [default: 64K].
+    #[arg(long, value_parser = parse_block_size)]
+    pub block_size: Option<u32>,
+    /// The zstd level, 1 to 22 [default: 1: as small as higher levels on these tables, and the
+    /// fastest].
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=22))]
+    pub level: Option<i32>,
+    /// Worker threads [default: one per core].
+    #[arg(long, value_parser = parse_count::<usize>)]
+    pub threads: Option<usize>,
+}
+
+/// A block size: digits with an optional unit (K or M, powers of 1024), a power of two from 1K
+/// to 16M.
+fn parse_block_size(text: &str) -> Result<u32, String> {
+    let upper = text.trim().to_ascii_uppercase();
+    let digits = upper.trim_end_matches("IB").trim_end_matches('B');
+    let (number, shift) = match digits.chars().last() {
+        Some('K') => (&digits[..digits.len() - 1], 10),
+        Some('M') => (&digits[..digits.len() - 1], 20),
+        _ => (digits, 0),
+    };
+    let bytes = number
+        .trim()
+        .parse::<u32>()
+        .ok()
+        .and_then(|n| n.checked_mul(1 << shift))
+        .ok_or_else(|| format!("`{text}` is not a block size: digits and a unit, e.g. 64K"))?;
+    let (min, max) = (
+        granary::compress::MIN_BLOCK_ENTRIES,
+        granary::compress::MAX_BLOCK_ENTRIES,
+    );
+    if !bytes.is_power_of_two() || !(min..=max).contains(&bytes) {
+        return Err(format!(
+            "`{text}`: a block size is a power of two from 1K to 16M"
+        ));
+    }
+    Ok(bytes)
 }
 
 #[derive(Args, Debug)]

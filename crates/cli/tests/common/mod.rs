@@ -71,3 +71,21 @@ pub fn crc32(data: &[u8]) -> u32 {
     }
     !crc
 }
+
+/// `granary build GAME --max-seeds MAX --dir DIR --threads THREADS --quiet`, which must succeed.
+pub fn build(dir: &std::path::Path, game: &[&str], max: u32, threads: u32) {
+    let dir = dir.to_str().unwrap();
+    let (max, threads) = (max.to_string(), threads.to_string());
+    let mut args = vec!["build"];
+    args.extend_from_slice(game);
+    args.extend_from_slice(&[
+        "--max-seeds",
+        &max,
+        "--dir",
+        dir,
+        "--threads",
+        &threads,
+        "--quiet",
+    ]);
+    ok(&args);
+}

@@ -185,8 +185,17 @@ impl<'t, R: Rules> Solver<'t, R> {
     ) -> Result<Self, SolverError> {
         let layers = match tables {
             Some((set, max)) => (0..=max)
-                .map(|n| set.layer(n).map(Tables::Mapped))
-                .collect::<Result<_, _>>()?,
+                .map(|n| {
+                    // A compressed layer decodes a block for a probe that misses its cache
+                    // (about 0.1 ms); the search probes at random, so it holds such a layer
+                    // decompressed in its own memory (docs/table-format.md: 60x faster).
+                    let layer = set.layer(n)?;
+                    Ok(match layer.random_reads_copy()? {
+                        Some(copy) => Tables::Resident(copy),
+                        None => Tables::Mapped(layer),
+                    })
+                })
+                .collect::<Result<_, SolverError>>()?,
             None => Vec::new(),
         };
         Ok(Solver {
@@ -339,7 +348,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         self.layers
             .iter()
             .filter(|layer| matches!(layer, Tables::Resident(_)))
-            .map(|layer| layer.data().len() as u64)
+            .map(|layer| layer.len())
             .sum()
     }
 }

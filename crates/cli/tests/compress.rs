@@ -1,0 +1,306 @@
+//! `granary compress` end to end: layers rewritten as compressed blocks (table format version 2)
+//! read back the same for every entry, for two block sizes; sets mixing both versions answer
+//! queries the same; `verify` passes on good compressed files and names a damaged one; a
+//! compressed Kalah set solves to the same value.
+
+mod common;
+
+use common::*;
+use std::path::Path;
+
+use granary_tables::{Layer, TableKind, TableSet};
+
+/// Copies the table directory `from` to `to` (one level of kind directories).
+fn copy_tables(from: &Path, to: &Path) {
+    for kind in std::fs::read_dir(from).unwrap().flatten() {
+        let dest = to.join(kind.file_name());
+        std::fs::create_dir_all(&dest).unwrap();
+        for file in std::fs::read_dir(kind.path()).unwrap().flatten() {
+            if file.path().extension().is_some_and(|x| x == "tbl") {
+                std::fs::copy(file.path(), dest.join(file.file_name())).unwrap();
+            }
+        }
+    }
+}
+
+/// The one kind of tables under `dir`.
+fn kind_in(dir: &Path) -> TableKind {
+    let kind_dir = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    granary_tables::verify::kind_of(&kind_dir.join("layer-000.tbl"))
+        .unwrap()
+        .0
+}
+
+/// Every entry of every layer `0..=max` of `a` and `b` is the same; the layers of `b` are
+/// compressed where `compressed` says.
+fn same_values(a: &Path, b: &Path, max: u32, compressed: impl Fn(u32) -> bool) {
+    let kind = kind_in(a);
+    let (a, b) = (TableSet::new(a, kind), TableSet::new(b, kind));
+    for n in 0..=max {
+        let (x, y): (&Layer, &Layer) = (a.layer(n).unwrap(), b.layer(n).unwrap());
+        assert!(!x.is_compressed());
+        assert_eq!(y.is_compressed(), compressed(n), "layer {n}");
+        assert_eq!(x.len(), y.len());
+        for i in 0..x.len() {
+            assert_eq!(x.value(i), y.value(i), "layer {n} entry {i}");
+        }
+        y.verify_checksum().unwrap();
+    }
+}
+
+fn compress(dir: &Path, game: &[&str], extra: &[&str]) -> String {
+    let mut args = vec!["compress"];
+    args.extend_from_slice(game);
+    args.extend_from_slice(&["--dir", dir.to_str().unwrap()]);
+    args.extend_from_slice(extra);
+    ok(&args)
+}
+
+#[test]
+fn awari_and_kalah_compressed_read_the_same_for_two_block_sizes() {
+    for (game, max) in [
+        (&["oware", "--rules", "awari"][..], 14),
+        (&["kalah", "--rules", "standard"][..], 11),
+    ] {
+        let plain = tempfile::tempdir().unwrap();
+        build(plain.path(), game, max, 2);
+        for block in ["4K", "64K"] {
+            let packed = tempfile::tempdir().unwrap();
+            copy_tables(plain.path(), packed.path());
+            let out = compress(packed.path(), game, &["--block-size", block]);
+            assert_eq!(out.lines().count(), max as usize + 2, "{out}");
+            assert!(out.contains(&format!("layer {max:>3}: ")), "{out}");
+            same_values(plain.path(), packed.path(), max, |_| true);
+            // Again: every layer is compressed already, and left as it was.
+            let again = compress(packed.path(), game, &[]);
+            assert_eq!(
+                again.matches("compressed already").count(),
+                max as usize + 1
+            );
+            same_values(plain.path(), packed.path(), max, |_| true);
+            // `verify` reads compressed files as it reads plain ones.
+            let verified = ok(&["verify", "--dir", packed.path().to_str().unwrap()]);
+            assert!(verified.contains(&format!("all {} table files are good", max + 1)));
+        }
+    }
+}
+
+#[test]
+fn a_set_mixing_plain_and_compressed_layers_answers_the_same() {
+    let game = ["oware", "--rules", "awari"];
+    let plain = tempfile::tempdir().unwrap();
+    build(plain.path(), &game, 12, 2);
+    let mixed = tempfile::tempdir().unwrap();
+    copy_tables(plain.path(), mixed.path());
+    // Odd layers compressed, even ones plain.
+    let kind = kind_in(plain.path());
+    let set = TableSet::new(mixed.path(), kind);
+    for n in (1..=12).step_by(2) {
+        let layer = Layer::open(&set.layer_path(n), kind, n).unwrap();
+        let options = granary_tables::CompressOptions {
+            block_entries: 1 << 12,
+            ..Default::default()
+        };
+        granary_tables::compress_layer(&layer, &set.layer_path(n), options).unwrap();
+    }
+    same_values(plain.path(), mixed.path(), 12, |n| n % 2 == 1);
+    for position in [
+        "2,0,1,1,0,3/0,2,1,1,0,1 0-0 S",
+        "1,1,1,1,1,2/1,1,0,0,0,2 3-5 N",
+        "0,0,0,0,0,1/1,0,0,0,0,0",
+        "3,0,2,0,1,0/0,4,0,1,0,1 10-12 S",
+    ] {
+        let query = |dir: &Path| {
+            ok(&[
+                "query",
+                "oware",
+                "--rules",
+                "awari",
+                position,
+                "--dir",
+                dir.to_str().unwrap(),
+                "--json",
+            ])
+        };
+        assert_eq!(query(plain.path()), query(mixed.path()), "{position}");
+    }
+    // `verify` passes on both versions together, and `info` lists them.
+    let verified = ok(&["verify", "--dir", mixed.path().to_str().unwrap()]);
+    assert!(
+        verified.contains("all 13 table files are good"),
+        "{verified}"
+    );
+    ok(&["info", "--dir", mixed.path().to_str().unwrap()]);
+}
+
+#[test]
+fn verify_names_a_compressed_file_with_a_flipped_byte_and_query_a_damaged_one() {
+    let game = ["kalah", "--pits", "4"];
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &game, 10, 2);
+    compress(dir.path(), &game, &["--block-size", "1K"]);
+    let root = dir.path().to_str().unwrap();
+    ok(&["verify", "--dir", root]);
+    let layer = dir.path().join("kalah-4-empty-owner/layer-010.tbl");
+    let good = std::fs::read(&layer).unwrap();
+    // A byte in the middle of the last block's frame.
+    let mut bytes = good.clone();
+    let at = bytes.len() - 20;
+    bytes[at] ^= 0x08;
+    std::fs::write(&layer, &bytes).unwrap();
+    let out = granary(&["verify", "--dir", root]);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("BAD") && stdout.contains("layer-010.tbl"),
+        "{stdout}"
+    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 of 11 table files are bad"));
+    // Truncated: a query through it is a one-line error naming the file.
+    std::fs::write(&layer, &good[..good.len() / 2]).unwrap();
+    let err = error(&[
+        "query",
+        "kalah",
+        "--pits",
+        "4",
+        "1,2,1,2/1,1,1,1",
+        "--dir",
+        root,
+    ]);
+    assert!(err.contains("layer-010.tbl"), "{err}");
+    // A damaged block index.
+    let mut bytes = good.clone();
+    bytes[70] ^= 1;
+    std::fs::write(&layer, &bytes).unwrap();
+    let err = error(&[
+        "query",
+        "kalah",
+        "--pits",
+        "4",
+        "1,2,1,2/1,1,1,1",
+        "--dir",
+        root,
+    ]);
+    assert!(err.contains("block index checksum mismatch"), "{err}");
+}
+
+#[test]
+fn compress_refuses_what_it_cannot_do() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let err = error(&["compress", "kalah", "--dir", root]);
+    assert!(err.contains("table not built"), "{err}");
+    let err = error(&["compress", "kalah", "--dir", "/nonexistent/granary"]);
+    assert!(err.contains("no such table directory"), "{err}");
+    for size in ["3000", "512", "32M", "big"] {
+        let err = error(&["compress", "kalah", "--dir", root, "--block-size", size]);
+        assert!(err.contains("block size"), "{size}: {err}");
+    }
+}
+
+#[test]
+fn a_compressed_kalah_set_solves_to_the_same_value() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().to_str().unwrap();
+    let solve = |in_memory: &str| {
+        json(&[
+            "solve",
+            "kalah",
+            "--pits",
+            "4",
+            "--seeds",
+            "3",
+            "--table-seeds",
+            "10",
+            "--tables-in-memory",
+            in_memory,
+            "--all-moves",
+            "--dir",
+            root,
+            "--json",
+        ])
+    };
+    let plain = solve("false");
+    assert_eq!(plain["value"], 8, "{plain}"); // South wins Kalah(4,3) by 8 (docs/results.md)
+    compress(
+        dir.path(),
+        &["kalah", "--pits", "4"],
+        &["--block-size", "1K"],
+    );
+    for in_memory in ["false", "true"] {
+        let packed = solve(in_memory);
+        assert_eq!(packed["value"], plain["value"], "{packed}");
+        assert_eq!(packed["moves"], plain["moves"], "{packed}");
+        assert_eq!(packed["pv"], plain["pv"], "{packed}");
+    }
+}
+
+#[test]
+fn a_build_over_compressed_lower_layers_gives_the_same_bytes() {
+    let game = ["oware", "--rules", "awari"];
+    let plain = tempfile::tempdir().unwrap();
+    build(plain.path(), &game, 13, 2);
+    let mixed = tempfile::tempdir().unwrap();
+    build(mixed.path(), &game, 11, 2);
+    compress(mixed.path(), &game, &["--block-size", "1K"]);
+    build(mixed.path(), &game, 13, 2);
+    for n in [12, 13] {
+        let name = format!("oware-6-awari/layer-{n:03}.tbl");
+        let (a, b) = (
+            std::fs::read(plain.path().join(&name)).unwrap(),
+            std::fs::read(mixed.path().join(&name)).unwrap(),
+        );
+        assert!(a == b, "layer {n} differs");
+    }
+    same_values(plain.path(), mixed.path(), 13, |n| n <= 11);
+}
+
+#[test]
+fn a_damaged_block_of_a_lower_layer_stops_a_build_and_a_solve_with_one_line() {
+    // Kalah(4) layers 0..=10 compressed in 1 KiB blocks, a byte of layer 10's last block
+    // flipped (its index intact): a build of layer 11 and a solve over layers 0..=10 read it
+    // whole first, and each ends with one line naming the file, exit code 2, no panic.
+    let game = ["kalah", "--pits", "4", "--rules", "standard"];
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &game, 10, 2);
+    compress(dir.path(), &game, &["--block-size", "1K"]);
+    let layer = dir.path().join("kalah-4-standard-owner/layer-010.tbl");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let at = bytes.len() - 20;
+    bytes[at] ^= 0x08;
+    std::fs::write(&layer, &bytes).unwrap();
+    let root = dir.path().to_str().unwrap();
+    let mut args = vec!["build"];
+    args.extend_from_slice(&game);
+    args.extend_from_slice(&["--max-seeds", "11", "--dir", root, "--quiet"]);
+    let err = error(&args);
+    assert!(
+        err.contains("layer-010.tbl") && err.contains("damaged compressed table"),
+        "{err}"
+    );
+    assert!(
+        !dir.path()
+            .join("kalah-4-standard-owner/layer-011.tbl")
+            .exists()
+    );
+    let mut args = vec!["solve"];
+    args.extend_from_slice(&game);
+    args.extend_from_slice(&["--seeds", "3", "--table-seeds", "10", "--dir", root]);
+    // The solve says which tables it plans on first, then the error.
+    let out = granary(&args);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("granary: error: ")
+            && last.contains("layer-010.tbl")
+            && last.contains("damaged compressed table"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
