@@ -5,12 +5,12 @@
 # each block size (4K..1M) and compressor (zstd at levels 1, 3, 9; lz4_flex): the ratio, the
 # compression speed, and the median time of one random lookup on a cold block and a warm one.
 #
-#   scripts/bench-compress.sh [N] [DIR]
+#   scripts/bench-compress.sh [N] [DIR]     (PROFILE=ci for the test profile; default release)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max=${1:-21}
 dir=${2:-/tmp/granary-bench-compress}
-profile=${PROFILE:-ci}
+profile=${PROFILE:-release}
 nice cargo build --profile "$profile" -p granary-cli -p granary-tables --example bench_compress
 bin=target/$profile
 "$bin/granary" build oware --rules awari --max-seeds "$max" --dir "$dir" --quiet
