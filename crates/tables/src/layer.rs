@@ -360,20 +360,6 @@ impl Layer {
         self.len() == 0
     }
 
-    /// The entries as raw bytes (each an `i8`): [`Layer::raw`] for a version 1 layer; a
-    /// compressed layer is decompressed whole on the first call and kept in memory as long as
-    /// the layer (prefer [`Layer::raw`], [`Layer::len`] or [`Layer::for_each_chunk`]).
-    ///
-    /// # Panics
-    /// If a compressed block is damaged.
-    #[must_use]
-    pub fn data(&self) -> &[u8] {
-        match &self.storage {
-            Storage::Flat(map) => &map[HEADER_LEN..],
-            Storage::Blocks(blocks) => blocks.whole().unwrap_or_else(|err| panic!("{err}")),
-        }
-    }
-
     /// The value of the position of rank `index`.
     ///
     /// # Panics
