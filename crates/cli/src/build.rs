@@ -22,15 +22,14 @@ pub fn run(args: &BuildArgs) -> CliResult {
     // Rank 0 speaks for the job.
     let quiet = args.quiet || peers.rank() != 0;
     let terminal = Terminal::for_build(quiet);
-    let report = granary::build_on(
-        &tablebase,
-        kind,
-        args.max_seeds,
-        args.threads,
-        args.memory,
-        &terminal,
-        peers,
-    );
+    let settings = granary::build::BuildSettings {
+        threads: args.threads,
+        memory: args.memory,
+        compress: args
+            .compress
+            .then(granary::compress::CompressOptions::default),
+    };
+    let report = granary::build_on(&tablebase, kind, args.max_seeds, settings, &terminal, peers);
     #[cfg(feature = "mpi")]
     if let Err(err) = &report
         && peers.size() > 1

@@ -174,9 +174,22 @@ impl granary::Observer for Terminal {
                 positions,
                 seconds,
                 traffic,
+                sweep,
+                compressed,
             } => {
                 if let Some(bar) = self.bar().take() {
                     bar.finish_and_clear();
+                }
+                let compressed = compressed.map_or(String::new(), |(before, after)| {
+                    format!(
+                        "; compressed {:.1} MB to {:.1} MB ({:.2}x)",
+                        before as f64 / 1e6,
+                        after as f64 / 1e6,
+                        before as f64 / after.max(1) as f64
+                    )
+                });
+                if seconds.is_none() && self.layer_lines && !compressed.is_empty() {
+                    eprintln!("{kind} layer {seeds:>2}: kept{compressed}");
                 }
                 if let Some(seconds) = seconds.filter(|_| self.layer_lines) {
                     let rate = positions as f64 / seconds.max(1e-9) / 1e6;
@@ -197,8 +210,20 @@ impl granary::Observer for Terminal {
                             t.seconds
                         )
                     });
+                    let sweep = sweep.map_or(String::new(), |s| {
+                        format!(
+                            "; lower layers read in {} tiles ({:.2} GB{})",
+                            s.tiles,
+                            s.read as f64 / 1e9,
+                            if s.misses > 0 {
+                                format!(", {} exits at random", s.misses)
+                            } else {
+                                String::new()
+                            }
+                        )
+                    });
                     eprintln!(
-                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){anon}{traffic}"
+                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){anon}{traffic}{sweep}{compressed}"
                     );
                 }
             }

@@ -304,3 +304,88 @@ fn a_damaged_block_of_a_lower_layer_stops_a_build_and_a_solve_with_one_line() {
     );
     assert!(!err.contains("panicked"), "{err}");
 }
+
+/// `build --compress`: every layer compressed as it is built, in a budget small enough that the
+/// lower layers are read in tiles; uncompressed layers already there are compressed too; the
+/// values are those of a plain build.
+#[test]
+fn a_build_that_compresses_as_it_goes_gives_the_plain_values() {
+    let game = ["oware", "--rules", "awari"];
+    let plain = tempfile::tempdir().unwrap();
+    build(plain.path(), &game, 13, 2);
+    let packed = tempfile::tempdir().unwrap();
+    // Layers 0..=9 plain first, as an earlier build without --compress leaves them.
+    build(packed.path(), &game, 9, 2);
+    let dir = packed.path().to_str().unwrap();
+    let out = stderr_of(&[
+        "build",
+        "oware",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        "13",
+        "--dir",
+        dir,
+        "--memory",
+        "1M",
+        "--compress",
+    ]);
+    assert!(
+        out.contains("layer  9: kept; compressed "),
+        "the plain layers are compressed: {out}"
+    );
+    assert!(
+        out.contains("lower layers read in ") && out.contains(" tiles"),
+        "{out}"
+    );
+    assert!(out.contains("layer 13: "), "{out}");
+    same_values(plain.path(), packed.path(), 13, |_| true);
+    let again = stderr_of(&[
+        "build",
+        "oware",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        "13",
+        "--dir",
+        dir,
+        "--compress",
+    ]);
+    assert!(
+        !again.contains("compressed "),
+        "nothing left to compress: {again}"
+    );
+    // A damaged block of a lower layer read in tiles: one line naming the file, exit code 2,
+    // no layer 14.
+    let layer = packed.path().join("oware-6-awari/layer-013.tbl");
+    let mut bytes = std::fs::read(&layer).unwrap();
+    let at = bytes.len() - 20;
+    bytes[at] ^= 0x08;
+    std::fs::write(&layer, &bytes).unwrap();
+    let err = error(&[
+        "build",
+        "oware",
+        "--rules",
+        "awari",
+        "--max-seeds",
+        "14",
+        "--dir",
+        dir,
+        "--memory",
+        "1M",
+        "--quiet",
+    ]);
+    assert!(
+        err.contains("layer-013.tbl") && err.contains("damaged compressed table"),
+        "{err}"
+    );
+    assert!(!packed.path().join("oware-6-awari/layer-014.tbl").exists());
+}
+
+/// What a command that succeeds writes to standard error (a build's layer lines).
+fn stderr_of(args: &[&str]) -> String {
+    let out = granary(args);
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(out.status.success(), "{args:?}: {err}");
+    err
+}

@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use granary_retrograde::{BuildOptions, Peers, Solo, build_layers_on};
 use granary_tables::TableKind;
+use granary_tables::compress::CompressOptions;
 use serde::Serialize;
 
 use crate::error::BuildError;
@@ -36,6 +37,26 @@ pub fn missing_bytes(tablebase: &Tablebase, kind: TableKind, max: u32) -> u64 {
         .fold(0, u64::saturating_add)
 }
 
+/// The least a compressed layer's file is smaller than its entries, as the disk check assumes
+/// it (`build --compress`): below every ratio measured (awari 2.1 at layer 23, falling about
+/// 0.025 a layer; Kalah 2.7 at layer 18; `docs/table-format.md`).
+pub const COMPRESSION_FLOOR: f64 = 1.5;
+
+/// Bytes the missing layers `0..=max` of `kind` will take at their largest when each is
+/// compressed as soon as it is built: the largest whole (while it is built), the others at
+/// [`COMPRESSION_FLOOR`].
+#[must_use]
+pub fn missing_bytes_compressed(tablebase: &Tablebase, kind: TableKind, max: u32) -> u64 {
+    let set = tablebase.tables(kind);
+    let missing: Vec<u64> = (0..=max)
+        .filter(|&n| !set.layer_path(n).is_file())
+        .map(|n| layer_bytes(kind, n))
+        .collect();
+    let largest = missing.iter().copied().max().unwrap_or(0);
+    let rest = missing.iter().sum::<u64>() - largest;
+    largest.saturating_add((rest as f64 / COMPRESSION_FLOOR) as u64)
+}
+
 /// Bytes of scratch files the missing layers `0..=max` of `kind` need beside them with `memory`
 /// bytes of memory: the work bytes of the largest layer built in blocks (a byte a position).
 /// Messages between blocks spill to files too when they outgrow their share of the memory;
@@ -49,6 +70,18 @@ pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u
         .filter(|&positions| positions > memory / 2)
         .max()
         .unwrap_or(0)
+}
+
+/// How a build runs: threads, memory and whether it compresses what it builds.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BuildSettings {
+    /// Worker threads; `None` for one per core.
+    pub threads: Option<usize>,
+    /// The builder's memory in bytes; `None` for the planner's [`crate::plan::build_memory`].
+    pub memory: Option<u64>,
+    /// Each layer compressed as soon as it is built, and the uncompressed layers already there
+    /// ([`BuildOptions::compress`]); `None`: layers stay version 1.
+    pub compress: Option<CompressOptions>,
 }
 
 /// Builds the missing layers `0..=max_seeds` of `kind`, lowest first, reporting to `observer`.
@@ -69,14 +102,20 @@ pub fn build(
     memory: Option<u64>,
     observer: &dyn Observer,
 ) -> Result<BuildReport, BuildError> {
-    build_on(tablebase, kind, max_seeds, threads, memory, observer, &Solo)
+    let settings = BuildSettings {
+        threads,
+        memory,
+        compress: None,
+    };
+    build_on(tablebase, kind, max_seeds, settings, observer, &Solo)
 }
 
 /// [`build`] by the ranks of a distributed build (each rank calls it with the same arguments;
 /// `peers` is a `cluster::Cluster` under MPI): every layer is shared among the ranks
 /// and the files are the same as [`build`]'s, byte for byte. The table directory must be on a
-/// filesystem every rank sees. `memory` is each rank's; by default the planner's share of this
-/// machine for each of its ranks.
+/// filesystem every rank sees. `settings.memory` is each rank's; by default the planner's share
+/// of this machine for each of its ranks. With `settings.compress` the disk check counts the
+/// missing layers compressed ([`missing_bytes_compressed`]).
 ///
 /// # Errors
 /// As [`build`]. A rank that returns an error leaves the others waiting for it: the caller
@@ -85,19 +124,27 @@ pub fn build_on(
     tablebase: &Tablebase,
     kind: TableKind,
     max_seeds: u32,
-    threads: Option<usize>,
-    memory: Option<u64>,
+    settings: BuildSettings,
     observer: &dyn Observer,
     peers: &dyn Peers,
 ) -> Result<BuildReport, BuildError> {
+    let BuildSettings {
+        threads,
+        memory,
+        compress,
+    } = settings;
     if max_seeds > granary_index::MAX_LAYER_SEEDS {
         return Err(BuildError::TooManySeeds(max_seeds));
     }
     let machine = Machine::detect(tablebase.root());
     let memory = memory
         .unwrap_or_else(|| crate::plan::build_memory(&machine) / peers.local_size().max(1) as u64);
-    let needed = missing_bytes(tablebase, kind, max_seeds)
-        .saturating_add(scratch_bytes(tablebase, kind, max_seeds, memory));
+    let missing = if compress.is_some() {
+        missing_bytes_compressed(tablebase, kind, max_seeds)
+    } else {
+        missing_bytes(tablebase, kind, max_seeds)
+    };
+    let needed = missing.saturating_add(scratch_bytes(tablebase, kind, max_seeds, memory));
     let available = machine.free_disk;
     if needed > available {
         return Err(BuildError::Disk {
@@ -119,6 +166,7 @@ pub fn build_on(
         BuildOptions {
             threads,
             memory: Some(memory),
+            compress,
         },
         &events,
         peers,

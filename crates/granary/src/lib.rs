@@ -97,7 +97,7 @@ pub mod solve;
 pub mod tablebase;
 pub mod units;
 
-pub use build::{BuildReport, build, build_on};
+pub use build::{BuildReport, BuildSettings, build, build_on};
 pub use compress::{LayerCompressed, compress};
 pub use error::{BuildError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
@@ -105,7 +105,7 @@ pub use game::{BaoPosition, GameName, Mancala, Setup};
 pub use granary_index::MAX_LAYER_SEEDS;
 /// The builder's own errors, within [`BuildError::Builder`].
 pub use granary_retrograde::BuildError as BuilderError;
-pub use granary_retrograde::{Peers, Solo, Traffic};
+pub use granary_retrograde::{Peers, Solo, SweepReport, Traffic};
 pub use journal::{JournalSettings, JournalSummary};
 pub use machine::Machine;
 pub use observer::{Event, Observer};

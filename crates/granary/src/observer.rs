@@ -32,6 +32,12 @@ pub enum Event<'a> {
         seconds: Option<f64>,
         #[serde(skip)]
         traffic: Option<crate::Traffic>,
+        /// How the first pass read the lower layers in tiles (`None`: at random).
+        #[serde(skip)]
+        sweep: Option<crate::SweepReport>,
+        /// The file's bytes before and after it was compressed (`None`: left as it was).
+        #[serde(skip)]
+        compressed: Option<(u64, u64)>,
     },
     /// A pass of MTD(f) on root move `pit`: its value lies in `lower..=upper`. `nodes` and
     /// `seconds` count from the start of the search.
@@ -109,6 +115,8 @@ impl granary_retrograde::BuildObserver for BuildEvents<'_> {
             positions: r.positions,
             seconds: r.seconds,
             traffic: r.traffic,
+            sweep: r.sweep,
+            compressed: r.compressed,
         });
     }
 }

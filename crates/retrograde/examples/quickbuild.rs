@@ -30,6 +30,7 @@ fn main() {
     let opts = granary_retrograde::BuildOptions {
         threads: None,
         memory: None,
+        compress: None,
     };
     granary_retrograde::build_layers(&dir, kind, max, opts, &Rates).unwrap();
 }

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use granary_index::LayerIndex;
 use granary_rules::Engine;
+use granary_tables::compress::{CompressOptions, compress_layer};
 use granary_tables::{Layer, LayerWriter, SharedLayer, TableError, TableKind, TableSet};
 
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
@@ -13,6 +14,7 @@ use crate::lower::Lower;
 use crate::peers::{Peers, Solo, Traffic};
 use crate::phases::{PhaseError, SolveLayer};
 use crate::report::{BuildObserver, LayerReport};
+use crate::sweep::SweepReport;
 
 /// Why a build stopped.
 #[derive(Debug, thiserror::Error)]
@@ -41,6 +43,7 @@ impl From<PhaseError> for BuildError {
         match e {
             PhaseError::Memory(e) => BuildError::Memory(e),
             PhaseError::Scratch(e) => BuildError::Scratch(e),
+            PhaseError::Table(e) => BuildError::Table(e),
         }
     }
 }
@@ -55,6 +58,10 @@ pub struct BuildOptions {
     /// blocks. `None`: no limit, every layer in one block. The bytes written are the same for
     /// every budget.
     pub memory: Option<u64>,
+    /// Compress each layer (table format version 2) as soon as it is built, and the
+    /// uncompressed layers already there: the disk then holds the finished layers compressed
+    /// and only the layer being built whole. `None`: layers stay version 1.
+    pub compress: Option<CompressOptions>,
 }
 
 /// A pool of `threads` worker threads (`None`: one per core).
@@ -123,20 +130,31 @@ pub fn build_layers_on(
         if peers.size() > 1 && peers.any(exists) && peers.any(!exists) {
             return Err(BuildError::Ranks { path });
         }
-        let r = if peers.size() > 1 && !exists {
+        let mut r = if peers.size() > 1 && !exists {
             pool.install(|| build_layer_on(&set, seeds, options.memory, observer, peers))?
         } else if exists {
-            let layer = set.layer(seeds)?;
             LayerReport {
                 seeds,
-                positions: layer.index().size(),
+                positions: 0,
                 seconds: None,
                 path,
                 traffic: None,
+                sweep: None,
+                compressed: None,
             }
         } else {
             pool.install(|| build_layer(&set, seeds, options.memory, observer))?
         };
+        // Compressed before the set opens it: an open layer would keep the old file's space.
+        if let Some(compress) = options.compress {
+            if peers.rank() == 0 {
+                r.compressed = compress_in_place(&set, seeds, compress)?;
+            }
+            peers.barrier();
+        }
+        if exists {
+            r.positions = set.layer(seeds)?.index().size();
+        }
         observer.layer_done(&r);
         reports.push(r);
     }
@@ -160,9 +178,17 @@ pub fn build_layer(
 ) -> Result<LayerReport, BuildError> {
     let kind = set.kind();
     let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
-    let copies = decompressed(set, seeds)?;
+    let acyclic = matches!(kind.engine(), Engine::Kalah(_))
+        && memory.is_none_or(|m| acyclic_bytes(&index) <= m);
+    let tile = if acyclic {
+        None
+    } else {
+        tile_entries(set, seeds, memory)?
+    };
+    let copies = decompressed(set, seeds, tile)?;
     let lower = Lower {
         layers: lower_layers(set, &copies)?,
+        tile,
     };
     let path = set.layer_path(seeds);
     let started = Instant::now();
@@ -170,21 +196,24 @@ pub fn build_layer(
     observer.layer_started(kind, seeds, index.size());
     let plan = BlockPlan::new(index.size(), memory, rayon::current_num_threads());
     let scratch = Scratch::new(scratch_dir(&path));
+    let mut sweep = None;
     match kind.engine() {
-        Engine::Kalah(rules) if memory.is_none_or(|m| acyclic_bytes(&index) <= m) => {
+        Engine::Kalah(rules) if acyclic => {
             solve_acyclic_layer(&rules, &index, &lower, writer.entries(), observer)
                 .map_err(BuildError::Memory)?;
         }
         engine => {
-            engine.visit(SolveLayer {
-                index: &index,
-                lower: &lower,
-                values: writer.entries(),
-                plan: &plan,
-                scratch,
-                observer,
-                peers: &Solo,
-            })?;
+            sweep = engine
+                .visit(SolveLayer {
+                    index: &index,
+                    lower: &lower,
+                    values: writer.entries(),
+                    plan: &plan,
+                    scratch,
+                    observer,
+                    peers: &Solo,
+                })?
+                .sweep;
         }
     }
     let path = writer.finish()?;
@@ -194,14 +223,63 @@ pub fn build_layer(
         seconds: Some(started.elapsed().as_secs_f64()),
         path,
         traffic: None,
+        sweep,
+        compressed: None,
     })
 }
 
-/// Copies in memory of the compressed layers among `0..seeds` of `set` (the builder reads
-/// lower layers at random: [`granary_tables::Layer::random_reads_copy`]), `None` for the others.
-fn decompressed(set: &TableSet, seeds: u32) -> Result<Vec<Option<Layer>>, TableError> {
+/// Compresses layer `seeds` of `set` in place if it is a version 1 file (not yet opened by the
+/// set): `Some((bytes before, bytes after))`, `None` if it was compressed already.
+fn compress_in_place(
+    set: &TableSet,
+    seeds: u32,
+    options: CompressOptions,
+) -> Result<Option<(u64, u64)>, TableError> {
+    let path = set.layer_path(seeds);
+    let layer = Layer::open(&path, set.kind(), seeds)?;
+    if layer.is_compressed() {
+        return Ok(None);
+    }
+    let made = compress_layer(&layer, &path, options)?;
+    Ok(Some((made.before, made.after)))
+}
+
+/// The share of a build's memory budget that holds a tile of the lower layers, when the first
+/// pass reads them in tiles ([`crate::sweep`]): a quarter (the work bytes take half).
+pub const TILE_SHARE: u64 = 4;
+
+/// How the first pass of layer `seeds` reads the lower layers within `memory`: `None` at random
+/// (no budget, or lower layers that fit one tile: they are then small beside the budget), else
+/// in tiles of at most `memory / TILE_SHARE` entries.
+fn tile_entries(
+    set: &TableSet,
+    seeds: u32,
+    memory: Option<u64>,
+) -> Result<Option<u64>, TableError> {
+    let Some(memory) = memory else {
+        return Ok(None);
+    };
+    let tile = (memory / TILE_SHARE).max(1);
+    let mut lower = 0u64;
+    for n in 0..seeds {
+        lower += set.layer(n)?.len();
+    }
+    Ok((lower > tile).then_some(tile))
+}
+
+/// Copies in memory of the compressed layers among `0..seeds` of `set` where the builder reads
+/// lower layers at random ([`granary_tables::Layer::random_reads_copy`]); none where it reads
+/// them in tiles (`tile` is `Some`), which decompress block by block.
+fn decompressed(
+    set: &TableSet,
+    seeds: u32,
+    tile: Option<u64>,
+) -> Result<Vec<Option<Layer>>, TableError> {
     (0..seeds)
-        .map(|n| set.layer(n)?.random_reads_copy())
+        .map(|n| match tile {
+            Some(_) => Ok(None),
+            None => set.layer(n)?.random_reads_copy(),
+        })
         .collect()
 }
 
@@ -243,9 +321,11 @@ fn build_layer_on(
 ) -> Result<LayerReport, BuildError> {
     let kind = set.kind();
     let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
-    let copies = decompressed(set, seeds)?;
+    let tile = tile_entries(set, seeds, memory)?;
+    let copies = decompressed(set, seeds, tile)?;
     let lower = Lower {
         layers: lower_layers(set, &copies)?,
+        tile,
     };
     let path = set.layer_path(seeds);
     let started = Instant::now();
@@ -269,7 +349,7 @@ fn build_layer_on(
         observer,
         scale: (size, (span.end - span.start).max(1)),
     };
-    let traffic = kind.engine().visit(SolveLayer {
+    let solved = kind.engine().visit(SolveLayer {
         index: &index,
         lower: &lower,
         values: values.entries(),
@@ -279,9 +359,9 @@ fn build_layer_on(
         peers,
     })?;
     let traffic = Traffic {
-        messages: peers.sum(traffic.messages),
-        bytes: peers.sum(traffic.bytes),
-        ..traffic
+        messages: peers.sum(solved.traffic.messages),
+        bytes: peers.sum(solved.traffic.bytes),
+        ..solved.traffic
     };
     shared.write_part(span.start, values.bytes())?;
     drop(values);
@@ -300,6 +380,12 @@ fn build_layer_on(
         seconds: Some(started.elapsed().as_secs_f64()),
         path,
         traffic: Some(traffic),
+        sweep: solved.sweep.map(|sweep| SweepReport {
+            misses: peers.sum(sweep.misses),
+            read: peers.sum(sweep.read),
+            ..sweep
+        }),
+        compressed: None,
     })
 }
 

@@ -58,6 +58,7 @@ mod lower;
 pub mod peers;
 pub mod phases;
 pub mod report;
+pub mod sweep;
 pub mod unmove;
 
 pub use build::{
@@ -65,6 +66,7 @@ pub use build::{
 };
 pub use peers::{Peers, Solo, Traffic};
 pub use report::{BuildObserver, LayerReport};
+pub use sweep::SweepReport;
 
 /// Positions a work piece.
 pub const PIECE: u64 = 1 << 15;

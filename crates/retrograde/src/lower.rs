@@ -2,9 +2,12 @@
 
 use granary_tables::Layer;
 
-/// The finished lower layers, checked and mapped.
+/// The finished lower layers, checked and mapped, and how the first pass reads them.
 pub(crate) struct Lower<'a> {
     pub(crate) layers: Vec<&'a Layer>,
+    /// `Some(entries)`: the first pass reads the lower layers in tiles of at most that many
+    /// entries ([`crate::sweep`]); `None`: at random, in rank order of the layer built.
+    pub(crate) tile: Option<u64>,
 }
 
 /// A move out of the layer, or a finished game's value.

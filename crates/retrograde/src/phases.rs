@@ -7,9 +7,10 @@ use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
 use granary_index::LayerIndex;
-use granary_rules::{Board, Position, Rules, RulesVisitor};
-use granary_tables::prefetch;
+use granary_rules::board::byte_sum;
+use granary_rules::{Board, MoveSet, Position, Rules, RulesVisitor};
 use granary_tables::probe::terminal_value;
+use granary_tables::{TableError, prefetch};
 use rayon::prelude::*;
 
 use crate::PIECE;
@@ -19,17 +20,21 @@ use crate::blocks::{
 use crate::lower::{Exit, Lower};
 use crate::peers::{Peers, Traffic};
 use crate::report::BuildObserver;
+use crate::sweep::{Misses, SweepReport, Tiles, groups};
 use crate::unmove::for_each_parent;
 
 // The per-position work byte:
 //
-//   bit   7         6         5          4   3..0
-//         RESOLVED  PENDING   EXIT_LOW   -   COUNT
+//   bit   7         6         5          4       3..0
+//         RESOLVED  PENDING   EXIT_LOW   PLAYED  COUNT
 //
 // COUNT: in-layer moves not yet known to lead to a positive position; PENDING: resolved, not yet
 // propagated; EXIT_LOW: the best exit is at most `-t` (set by phase `t`'s scan, and true in every
 // later phase), so that a parent whose last move is refuted needs no read of its value byte.
+// PLAYED: only during a first pass in tiles: some legal move was played (the others are finished
+// games).
 const COUNT: u8 = 0x0f;
+const PLAYED: u8 = 0x10;
 const EXIT_LOW: u8 = 0x20;
 const PENDING: u8 = 0x40;
 const RESOLVED: u8 = 0x80;
@@ -47,6 +52,21 @@ const MESSAGE_CHUNK: usize = 1 << 12;
 pub(crate) enum PhaseError {
     Memory(std::io::Error),
     Scratch(ScratchError),
+    /// A lower layer read in tiles ([`crate::sweep`]) is damaged.
+    Table(TableError),
+}
+
+impl From<TableError> for PhaseError {
+    fn from(e: TableError) -> Self {
+        PhaseError::Table(e)
+    }
+}
+
+/// What solving a layer did: the traffic between ranks, and the tiles of its first pass.
+#[derive(Debug, Default)]
+pub(crate) struct Solved {
+    pub traffic: Traffic,
+    pub sweep: Option<SweepReport>,
 }
 
 impl From<ScratchError> for PhaseError {
@@ -76,7 +96,7 @@ pub(crate) struct SolveLayer<'a> {
 }
 
 impl RulesVisitor for SolveLayer<'_> {
-    type Output = Result<Traffic, PhaseError>;
+    type Output = Result<Solved, PhaseError>;
 
     fn visit<R: Rules>(self, rules: &R) -> Self::Output {
         solve_layer(
@@ -106,7 +126,7 @@ pub(crate) fn solve_layer<R: Rules>(
     mut scratch: Scratch,
     observer: &dyn BuildObserver,
     peers: &dyn Peers,
-) -> Result<Traffic, PhaseError> {
+) -> Result<Solved, PhaseError> {
     let mut traffic = Traffic::default();
     let owned = plan.owned(peers.rank());
     let base = plan.span(owned.clone()).start;
@@ -115,10 +135,24 @@ pub(crate) fn solve_layer<R: Rules>(
         WorkError::Scratch(e) => PhaseError::Scratch(e),
     })?;
     let outbox = Outbox::new(plan, scratch);
+    let tiles = lower.tile.map(|entries| Tiles::new(rules, index, entries));
+    let mut sweep = tiles.as_ref().map(|tiles| SweepReport {
+        tiles: tiles.count(),
+        ..SweepReport::default()
+    });
+    let mut buf = Vec::new();
     for b in owned.clone() {
-        Block::new(rules, index, values, base, &work, plan, b, &outbox).init(lower, observer);
+        let block = Block::new(rules, index, values, base, &work, plan, b, &outbox);
+        match (&tiles, &mut sweep) {
+            (Some(tiles), Some(report)) => {
+                report.misses += block.init_swept(tiles, lower, &mut buf, observer)?;
+                report.read += tiles.entries();
+            }
+            _ => block.init(lower, observer),
+        }
         work.save(plan, b)?;
     }
+    drop(buf);
     let n = index.seeds() as i8;
     for t in (1..=n).rev() {
         observer.phase(t as u32);
@@ -155,7 +189,7 @@ pub(crate) fn solve_layer<R: Rules>(
         work.load(plan, b)?;
         Block::new(rules, index, values, base, &work, plan, b, &outbox).zero_unresolved();
     }
-    Ok(traffic)
+    Ok(Solved { traffic, sweep })
 }
 
 /// Sends the messages to other ranks' blocks to their owners and files what comes in, in one
@@ -294,6 +328,95 @@ impl<'a, R: Rules> Block<'a, R> {
             }
             observer.advanced(end - first);
         });
+    }
+
+    /// The first pass read against the lower layers in tiles ([`crate::sweep`]): the same
+    /// count and best exit for each position as [`Block::init`]. Returns the exits read outside
+    /// their tile.
+    fn init_swept(
+        &self,
+        tiles: &Tiles,
+        lower: &Lower<'_>,
+        buf: &mut Vec<u8>,
+        observer: &dyn BuildObserver,
+    ) -> Result<u64, TableError> {
+        let (rules, index) = (self.rules, self.index);
+        let m = rules.pits();
+        let n = index.seeds();
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            for i in first..end {
+                self.work(i).store(0, Relaxed);
+                self.value(i).store(NO_EXIT, Relaxed);
+            }
+        });
+        let groups = groups(index, self.range.clone());
+        let misses = Misses::default();
+        let len = self.range.end - self.range.start;
+        let count = tiles.count() as u64;
+        for t in 0..tiles.count() {
+            let tile = tiles.load(t, lower, buf)?;
+            groups.par_iter().try_for_each(|&(opponent, start)| {
+                let mut missed = 0;
+                let whole = self.range.start <= start
+                    && start + index.rows(n - byte_sum(opponent)) <= self.range.end;
+                for (mover, lanes) in tiles.candidates(t, n - byte_sum(opponent)) {
+                    let q = start + index.row_rank(mover);
+                    if !whole && !self.range.contains(&q) {
+                        continue;
+                    }
+                    let pos = Position::of_board(Board(
+                        u128::from(mover) | u128::from(opponent) << (8 * m),
+                    ));
+                    for lane in MoveSet(lanes).iter() {
+                        let Some(child) = rules.play_if_legal(&pos, lane) else {
+                            continue;
+                        };
+                        let seeds = child.board.seeds(m);
+                        let work = self.work(q);
+                        let w = work.load(Relaxed) | PLAYED;
+                        if seeds == n {
+                            work.store(w + 1, Relaxed);
+                            continue;
+                        }
+                        work.store(w, Relaxed);
+                        let (gain, again) = pos.move_gain(&child);
+                        let layer = lower.layers[seeds as usize];
+                        let rank = layer.index().rank_on(child.board, m);
+                        let entry = match tile.get(seeds, rank) {
+                            Some(entry) => entry,
+                            None => {
+                                missed += 1;
+                                layer.try_value(rank)?
+                            }
+                        };
+                        let exit = gain + if again { 1 } else { -1 } * i32::from(entry);
+                        let value = self.value(q);
+                        if exit > i32::from(value.load(Relaxed)) {
+                            value.store(exit as i8, Relaxed);
+                        }
+                    }
+                }
+                misses.add(missed);
+                Ok::<(), TableError>(())
+            })?;
+            let t = t as u64;
+            observer.advanced(len * (t + 1) / count - len * t / count);
+        }
+        // A position where no move was played is a finished game.
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            for i in first..end {
+                let w = self.work(i).load(Relaxed);
+                if w & PLAYED == 0 {
+                    let pos = Position::of_board(index.unrank(i));
+                    debug_assert!(rules.legal_moves(&pos).is_empty());
+                    self.value(i)
+                        .store(terminal_value(rules, &pos) as i8, Relaxed);
+                } else {
+                    self.work(i).store(w & !PLAYED, Relaxed);
+                }
+            }
+        });
+        Ok(misses.get())
     }
 
     /// Counts a position's moves that stay in the layer, and pushes onto `exits` the moves that

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use granary_tables::TableKind;
 
 use crate::peers::Traffic;
+use crate::sweep::SweepReport;
 
 /// What a build reports as it goes. Every method has an empty default; `()` observes nothing.
 /// Methods are called from rayon's worker threads, hence `Sync`; they should return quickly.
@@ -40,4 +41,8 @@ pub struct LayerReport {
     pub path: PathBuf,
     /// What crossed between the ranks of a distributed build (`None` for one process).
     pub traffic: Option<Traffic>,
+    /// How the first pass read the lower layers in tiles (`None`: at random).
+    pub sweep: Option<SweepReport>,
+    /// The file's bytes before and after it was compressed (`None`: left as it was).
+    pub compressed: Option<(u64, u64)>,
 }

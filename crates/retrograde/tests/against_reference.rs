@@ -104,6 +104,7 @@ fn check(game: Game, m: usize, max: u32) {
     let options = BuildOptions {
         threads: Some(2),
         memory: None,
+        compress: None,
     };
     build_layers(dir.path(), kind, max, options, &()).unwrap();
     let set = TableSet::new(dir.path(), kind);

@@ -10,6 +10,7 @@ fn build(dir: &std::path::Path, kind: TableKind, max: u32, memory: Option<u64>, 
     let options = BuildOptions {
         threads: Some(threads),
         memory,
+        compress: None,
     };
     build_layers(dir, kind, max, options, &()).unwrap();
 }
@@ -74,4 +75,57 @@ fn kalah_in_blocks_writes_the_same_files() {
     };
     // The blocked phases against the builder in order of potential, which runs unbudgeted.
     same_bytes(kind, 16, &[(2 << 20, 2)]);
+}
+
+/// Lower layers larger than a quarter of the budget are read in tiles (`crates/retrograde/src/sweep.rs`),
+/// compressed or not: the same bytes as in memory, and for Oware every exit read from its tile.
+#[test]
+fn lower_layers_read_in_tiles_compressed_or_not_give_the_same_files() {
+    use granary_retrograde::build_layers;
+    use granary_tables::Layer;
+    use granary_tables::compress::CompressOptions;
+    for rules in [OwareRules::Awari, OwareRules::Abapa] {
+        let kind = TableKind {
+            game: Game::Oware { rules },
+            pits: 6,
+        };
+        let max = 12;
+        let free = tempfile::tempdir().unwrap();
+        build(free.path(), kind, max, None, 2);
+        let expected = TableSet::new(free.path(), kind);
+        for compress in [None, Some(CompressOptions::default())] {
+            let dir = tempfile::tempdir().unwrap();
+            // 256 KiB: tiles of 64 Ki entries (layers 0..=11 hold 2.6 M), blocks of 128 Ki
+            // positions (layer 12 holds 1.7 M).
+            let options = BuildOptions {
+                threads: Some(2),
+                memory: Some(256 << 10),
+                compress,
+            };
+            let reports = build_layers(dir.path(), kind, max, options, &()).unwrap();
+            let swept = reports
+                .last()
+                .unwrap()
+                .sweep
+                .expect("layer 12 read in tiles");
+            assert!(swept.tiles > 10, "{swept:?}");
+            assert_eq!(swept.misses, 0, "an Oware exit outside its tile: {swept:?}");
+            assert!(
+                reports
+                    .iter()
+                    .all(|r| r.sweep.is_none_or(|s| s.misses == 0))
+            );
+            for n in 0..=max {
+                let path = TableSet::new(dir.path(), kind).layer_path(n);
+                let layer = Layer::open(&path, kind, n).unwrap();
+                assert_eq!(layer.is_compressed(), compress.is_some(), "layer {n}");
+                assert_eq!(
+                    layer.resident().unwrap().raw().unwrap(),
+                    expected.layer(n).unwrap().raw().unwrap(),
+                    "{rules:?} layer {n}, compressed: {}",
+                    compress.is_some()
+                );
+            }
+        }
+    }
 }

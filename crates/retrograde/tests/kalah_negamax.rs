@@ -71,6 +71,7 @@ fn check(game: Game, m: usize, seeds: u32, samples: usize) {
         BuildOptions {
             threads: Some(2),
             memory: None,
+            compress: None,
         },
         &(),
     )

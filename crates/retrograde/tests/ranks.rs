@@ -71,6 +71,7 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
     let one = BuildOptions {
         threads: Some(2),
         memory: None,
+        compress: None,
     };
     build_layers(solo.path(), kind, max, one, &()).unwrap();
     let expected = TableSet::new(solo.path(), kind);
@@ -91,6 +92,7 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
                     let options = BuildOptions {
                         threads: Some(1),
                         memory,
+                        compress: None,
                     };
                     build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
                 });

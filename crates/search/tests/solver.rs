@@ -50,6 +50,7 @@ fn six_pit_tables(game: Game, max: u32) -> (tempfile::TempDir, TableSet) {
         BuildOptions {
             threads: Some(2),
             memory: None,
+            compress: None,
         },
         &(),
     )

@@ -272,6 +272,30 @@ impl Blocks {
         })
     }
 
+    /// The entries `first..first + out.len()`, decompressed into `out` block by block (the
+    /// range must lie within the layer).
+    pub(crate) fn read_range(&self, first: u64, out: &mut [u8]) -> Result<(), TableError> {
+        let end = first + out.len() as u64;
+        assert!(
+            end <= self.entries,
+            "entries {first}..{end} out of range for a layer of {} entries",
+            self.entries
+        );
+        let mut buf = Vec::new();
+        let mut at = first;
+        while at < end {
+            let block = at >> self.shift;
+            self.decompress(block, &mut buf)?;
+            let start = block << self.shift;
+            let from = (at - start) as usize;
+            let to = ((end - start) as usize).min(buf.len());
+            let dest = (at - first) as usize;
+            out[dest..dest + to - from].copy_from_slice(&buf[from..to]);
+            at = start + to as u64;
+        }
+        Ok(())
+    }
+
     /// The whole layer decompressed, kept for the layer's life (small layers).
     pub(crate) fn whole(&self) -> Result<&[u8], TableError> {
         if let Some(whole) = self.whole.get() {
@@ -408,6 +432,16 @@ mod tests {
                 })
                 .unwrap();
             assert_eq!(seen, values);
+            // Ranges across block boundaries, for both versions.
+            let v1 = Layer::open(&dir.path().join("v1.tbl"), KIND, SEEDS).unwrap();
+            let len = values.len();
+            for (first, count) in [(0, len), (1, 1), (1000, 3000), (len - 5, 5), (7, 0)] {
+                for reader in [&layer, &v1] {
+                    let mut out = vec![0u8; count];
+                    reader.read_range(first as u64, &mut out).unwrap();
+                    assert_eq!(out, values[first..first + count], "{first}+{count}");
+                }
+            }
             // Block by block, backwards (every lookup of a new block a miss), then from four
             // threads at random.
             let mut layer = Layer::open(&path, KIND, SEEDS).unwrap();

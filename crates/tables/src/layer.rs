@@ -331,6 +331,27 @@ impl Layer {
         }
     }
 
+    /// Copies the entries `first..first + out.len()` (each an `i8`) into `out`: from the map of
+    /// a version 1 layer, by decompressing the blocks that hold them for a compressed one. A
+    /// reader that goes through a large layer range by range (the builder's sweep of its lower
+    /// layers) reads each byte once, in order.
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] for a compressed block that does not decode.
+    ///
+    /// # Panics
+    /// If the range does not lie within the layer.
+    pub fn read_range(&self, first: u64, out: &mut [u8]) -> Result<(), TableError> {
+        match &self.storage {
+            Storage::Flat(map) => {
+                let at = HEADER_LEN + first as usize;
+                out.copy_from_slice(&map[at..at + out.len()]);
+                Ok(())
+            }
+            Storage::Blocks(blocks) => blocks.read_range(first, out),
+        }
+    }
+
     /// The entries as raw bytes (each an `i8`) where the layer holds them so: a version 1 file
     /// or a copy in memory ([`Layer::resident`]); `None` for a compressed layer (read it with
     /// [`Layer::value`] or [`Layer::for_each_chunk`]).

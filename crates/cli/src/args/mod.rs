@@ -179,6 +179,11 @@ pub struct BuildArgs {
     /// [default: three quarters of the available memory].
     #[arg(long, value_parser = parse_size)]
     pub memory: Option<u64>,
+    /// Compress each layer as soon as it is built (table format 2, as `granary compress` with
+    /// its defaults), and the uncompressed layers already there: the disk holds only the layer
+    /// being built whole.
+    #[arg(long)]
+    pub compress: bool,
     /// No progress bars or per-layer lines.
     #[arg(long)]
     pub quiet: bool,

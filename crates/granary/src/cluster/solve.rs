@@ -70,7 +70,17 @@ pub fn solve(
     let kind = game.kind();
     if let Some(h) = horizon {
         let quiet: &dyn Observer = if rank == 0 { observer } else { &() };
-        crate::build::build_on(tablebase, kind, h, Some(threads), None, quiet, cluster)?;
+        crate::build::build_on(
+            tablebase,
+            kind,
+            h,
+            crate::build::BuildSettings {
+                threads: Some(threads),
+                ..Default::default()
+            },
+            quiet,
+            cluster,
+        )?;
     }
     if rank == 0 {
         let farmed = Settings {
