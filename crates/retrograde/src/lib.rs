@@ -42,12 +42,15 @@
 //! # Memory
 //! A build may be given a budget for its own memory ([`BuildOptions::memory`]): a layer whose
 //! work does not fit is solved in blocks of its index range, parents in other blocks informed by
-//! messages kept in scratch files ([`blocks`]), to the same bytes. Kalah layers that fit are
-//! solved in order of potential ([`acyclic`]); the others by the phases ([`phases`]).
+//! messages kept in scratch files ([`blocks`]), to the same bytes; lower layers larger than a
+//! quarter of the budget are read by the first pass in tiles, each once a block and in order
+//! ([`sweep`]). Kalah layers that fit are solved in order of potential ([`acyclic`]); the others
+//! by the phases ([`phases`]).
 //!
 //! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
 //! `lower` (private: the finished lower layers a move leaves into), [`phases`] (the phases over
-//! blocks), [`blocks`] (the plan of blocks, scratch files, work bytes, messages), [`peers`] (the
+//! blocks), [`sweep`] (the first pass in tiles of the lower layers), [`blocks`] (the plan of
+//! blocks, scratch files, work bytes, messages), [`peers`] (the
 //! ranks of a distributed build), [`acyclic`] (Kalah in order of potential), [`unmove`] (parents
 //! of a position).
 
