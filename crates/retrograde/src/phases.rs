@@ -142,6 +142,7 @@ pub(crate) fn solve_layer<R: Rules>(
     });
     let mut buf = Vec::new();
     for b in owned.clone() {
+        work.load(plan, b)?;
         let block = Block::new(rules, index, values, base, &work, plan, b, &outbox);
         match (&tiles, &mut sweep) {
             (Some(tiles), Some(report)) => {
