@@ -28,6 +28,7 @@ pub fn run(args: &BuildArgs) -> CliResult {
         compress: args
             .compress
             .then(granary::compress::CompressOptions::default),
+        checkpoint_every: args.checkpoint_every.map(std::time::Duration::from_secs),
     };
     let report = granary::build_on(&tablebase, kind, args.max_seeds, settings, &terminal, peers);
     #[cfg(feature = "mpi")]

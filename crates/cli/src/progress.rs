@@ -176,6 +176,7 @@ impl granary::Observer for Terminal {
                 traffic,
                 sweep,
                 compressed,
+                resumed,
             } => {
                 if let Some(bar) = self.bar().take() {
                     bar.finish_and_clear();
@@ -210,6 +211,9 @@ impl granary::Observer for Terminal {
                             t.seconds
                         )
                     });
+                    let resumed = resumed.map_or(String::new(), |t| {
+                        format!(", resumed from its checkpoint at phase {t}")
+                    });
                     let sweep = sweep.map_or(String::new(), |s| {
                         format!(
                             "; lower layers read in {} tiles ({:.2} GB{})",
@@ -223,7 +227,7 @@ impl granary::Observer for Terminal {
                         )
                     });
                     eprintln!(
-                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){anon}{traffic}{sweep}{compressed}"
+                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){resumed}{anon}{traffic}{sweep}{compressed}"
                     );
                 }
             }

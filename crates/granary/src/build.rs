@@ -72,7 +72,8 @@ pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u
         .unwrap_or(0)
 }
 
-/// How a build runs: threads, memory and whether it compresses what it builds.
+/// How a build runs: threads, memory, whether it compresses what it builds, how often it saves
+/// a checkpoint.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct BuildSettings {
     /// Worker threads; `None` for one per core.
@@ -82,6 +83,9 @@ pub struct BuildSettings {
     /// Each layer compressed as soon as it is built, and the uncompressed layers already there
     /// ([`BuildOptions::compress`]); `None`: layers stay version 1.
     pub compress: Option<CompressOptions>,
+    /// How often a layer saves a checkpoint to resume from if the build is stopped
+    /// ([`BuildOptions::checkpoint_every`]); `None`: every 10 minutes.
+    pub checkpoint_every: Option<std::time::Duration>,
 }
 
 /// Builds the missing layers `0..=max_seeds` of `kind`, lowest first, reporting to `observer`.
@@ -106,6 +110,7 @@ pub fn build(
         threads,
         memory,
         compress: None,
+        checkpoint_every: None,
     };
     build_on(tablebase, kind, max_seeds, settings, observer, &Solo)
 }
@@ -132,6 +137,7 @@ pub fn build_on(
         threads,
         memory,
         compress,
+        checkpoint_every,
     } = settings;
     if max_seeds > granary_index::MAX_LAYER_SEEDS {
         return Err(BuildError::TooManySeeds(max_seeds));
@@ -167,6 +173,7 @@ pub fn build_on(
             threads,
             memory: Some(memory),
             compress,
+            checkpoint_every,
         },
         &events,
         peers,

@@ -38,6 +38,9 @@ pub enum Event<'a> {
         /// The file's bytes before and after it was compressed (`None`: left as it was).
         #[serde(skip)]
         compressed: Option<(u64, u64)>,
+        /// The phase a stopped build of the layer was resumed at.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resumed: Option<u32>,
     },
     /// A pass of MTD(f) on root move `pit`: its value lies in `lower..=upper`. `nodes` and
     /// `seconds` count from the start of the search.
@@ -117,6 +120,7 @@ impl granary_retrograde::BuildObserver for BuildEvents<'_> {
             traffic: r.traffic,
             sweep: r.sweep,
             compressed: r.compressed,
+            resumed: r.resumed,
         });
     }
 }

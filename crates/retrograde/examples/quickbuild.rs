@@ -31,6 +31,7 @@ fn main() {
         threads: None,
         memory: None,
         compress: None,
+        checkpoint_every: None,
     };
     granary_retrograde::build_layers(&dir, kind, max, opts, &Rates).unwrap();
 }

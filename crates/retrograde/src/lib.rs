@@ -61,6 +61,7 @@ mod lower;
 pub mod peers;
 pub mod phases;
 pub mod report;
+pub mod resume;
 pub mod sweep;
 pub mod unmove;
 

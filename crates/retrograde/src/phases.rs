@@ -20,6 +20,7 @@ use crate::blocks::{
 use crate::lower::{Exit, Lower};
 use crate::peers::{Peers, Traffic};
 use crate::report::BuildObserver;
+use crate::resume::Checkpoints;
 use crate::sweep::{Misses, SweepReport, Tiles, groups};
 use crate::unmove::for_each_parent;
 
@@ -54,6 +55,8 @@ pub(crate) enum PhaseError {
     Scratch(ScratchError),
     /// A lower layer read in tiles ([`crate::sweep`]) is damaged.
     Table(TableError),
+    /// A checkpoint could not be written or read back ([`crate::resume`]).
+    Checkpoint(std::io::Error),
 }
 
 impl From<TableError> for PhaseError {
@@ -93,6 +96,9 @@ pub(crate) struct SolveLayer<'a> {
     pub scratch: Scratch,
     pub observer: &'a dyn BuildObserver,
     pub peers: &'a dyn Peers,
+    /// Checkpoints between phases, and the phase a checkpoint says to resume at (the first pass
+    /// then skipped, the work bytes restored from it): one process only ([`crate::resume`]).
+    pub checkpoints: Option<(&'a mut Checkpoints, Option<u32>)>,
 }
 
 impl RulesVisitor for SolveLayer<'_> {
@@ -108,6 +114,7 @@ impl RulesVisitor for SolveLayer<'_> {
             self.scratch,
             self.observer,
             self.peers,
+            self.checkpoints,
         )
     }
 }
@@ -126,6 +133,7 @@ pub(crate) fn solve_layer<R: Rules>(
     mut scratch: Scratch,
     observer: &dyn BuildObserver,
     peers: &dyn Peers,
+    mut checkpoints: Option<(&mut Checkpoints, Option<u32>)>,
 ) -> Result<Solved, PhaseError> {
     let mut traffic = Traffic::default();
     let owned = plan.owned(peers.rank());
@@ -140,8 +148,24 @@ pub(crate) fn solve_layer<R: Rules>(
         tiles: tiles.count(),
         ..SweepReport::default()
     });
+    let n = index.seeds() as i8;
+    let resume = checkpoints.as_ref().and_then(|(_, at)| *at);
+    let first_phase = match (resume, &checkpoints) {
+        (Some(next), Some((c, _))) => {
+            c.restore(work.all()).map_err(PhaseError::Checkpoint)?;
+            observer.advanced(index.size());
+            (next as i8).min(n)
+        }
+        _ => n,
+    };
+    let mut save = |work: &WorkBytes, next: i8| match &mut checkpoints {
+        Some((c, _)) => c
+            .maybe_save(work.all(), next as u32)
+            .map_err(PhaseError::Checkpoint),
+        None => Ok(()),
+    };
     let mut buf = Vec::new();
-    for b in owned.clone() {
+    for b in owned.clone().filter(|_| resume.is_none()) {
         work.load(plan, b)?;
         let block = Block::new(rules, index, values, base, &work, plan, b, &outbox);
         match (&tiles, &mut sweep) {
@@ -154,8 +178,10 @@ pub(crate) fn solve_layer<R: Rules>(
         work.save(plan, b)?;
     }
     drop(buf);
-    let n = index.seeds() as i8;
-    for t in (1..=n).rev() {
+    if resume.is_none() {
+        save(&work, n)?;
+    }
+    for t in (1..=first_phase).rev() {
         observer.phase(t as u32);
         // A pass over every block for the positions resolved by their exits, then over the
         // blocks with messages until no block (of any rank) has any.
@@ -184,6 +210,7 @@ pub(crate) fn solve_layer<R: Rules>(
                 break;
             }
         }
+        save(&work, t - 1)?;
     }
     // Unresolved: endless play, worth 0.
     for b in owned {

@@ -45,4 +45,6 @@ pub struct LayerReport {
     pub sweep: Option<SweepReport>,
     /// The file's bytes before and after it was compressed (`None`: left as it was).
     pub compressed: Option<(u64, u64)>,
+    /// The phase a stopped build of this layer was resumed at, from its checkpoint.
+    pub resumed: Option<u32>,
 }

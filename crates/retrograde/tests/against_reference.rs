@@ -105,6 +105,7 @@ fn check(game: Game, m: usize, max: u32) {
         threads: Some(2),
         memory: None,
         compress: None,
+        checkpoint_every: None,
     };
     build_layers(dir.path(), kind, max, options, &()).unwrap();
     let set = TableSet::new(dir.path(), kind);

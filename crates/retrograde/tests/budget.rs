@@ -11,6 +11,7 @@ fn build(dir: &std::path::Path, kind: TableKind, max: u32, memory: Option<u64>, 
         threads: Some(threads),
         memory,
         compress: None,
+        checkpoint_every: None,
     };
     build_layers(dir, kind, max, options, &()).unwrap();
 }
@@ -101,6 +102,7 @@ fn lower_layers_read_in_tiles_compressed_or_not_give_the_same_files() {
                 threads: Some(2),
                 memory: Some(256 << 10),
                 compress,
+                checkpoint_every: None,
             };
             let reports = build_layers(dir.path(), kind, max, options, &()).unwrap();
             let swept = reports

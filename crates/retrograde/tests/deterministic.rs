@@ -11,6 +11,7 @@ fn files(game: Game, m: usize, max: u32, threads: usize) -> Vec<Vec<u8>> {
         threads: Some(threads),
         memory: None,
         compress: None,
+        checkpoint_every: None,
     };
     build_layers(dir.path(), kind, max, options, &()).unwrap();
     let set = TableSet::new(dir.path(), kind);

@@ -72,6 +72,7 @@ fn check(game: Game, m: usize, seeds: u32, samples: usize) {
             threads: Some(2),
             memory: None,
             compress: None,
+            checkpoint_every: None,
         },
         &(),
     )

@@ -72,6 +72,7 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
         threads: Some(2),
         memory: None,
         compress: None,
+        checkpoint_every: None,
     };
     build_layers(solo.path(), kind, max, one, &()).unwrap();
     let expected = TableSet::new(solo.path(), kind);
@@ -93,6 +94,7 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
                         threads: Some(1),
                         memory,
                         compress: None,
+                        checkpoint_every: None,
                     };
                     build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
                 });

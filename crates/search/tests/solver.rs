@@ -51,6 +51,7 @@ fn six_pit_tables(game: Game, max: u32) -> (tempfile::TempDir, TableSet) {
             threads: Some(2),
             memory: None,
             compress: None,
+            checkpoint_every: None,
         },
         &(),
     )

@@ -121,14 +121,16 @@ fn create_temp(path: &Path, entries: u64) -> Result<(TempFile, File), TableError
     Ok((temp, file))
 }
 
-pub(crate) fn temp_path(path: &Path) -> PathBuf {
+/// The temporary file a layer at `path` is written to before it is renamed: `<path>.tmp`.
+#[must_use]
+pub fn temp_path(path: &Path) -> PathBuf {
     let mut temp_path = path.as_os_str().to_owned();
     temp_path.push(".tmp");
     PathBuf::from(temp_path)
 }
 
 /// Flushes the directory holding `path`, so that a rename in it is durable (best effort).
-pub(crate) fn sync_parent(path: &Path) {
+pub fn sync_parent(path: &Path) {
     if let Some(dir) = path.parent()
         && let Ok(dir) = File::open(dir)
     {
@@ -162,6 +164,43 @@ impl LayerWriter {
             seeds,
             entries,
         })
+    }
+
+    /// Opens the `<path>.tmp` an interrupted build left, of `entries` positions, to go on
+    /// filling it (a build resumed from a checkpoint); `None` if there is none of that length.
+    ///
+    /// # Errors
+    /// If it cannot be opened or mapped.
+    pub fn reopen(
+        path: &Path,
+        kind: TableKind,
+        seeds: u32,
+        entries: u64,
+    ) -> Result<Option<LayerWriter>, TableError> {
+        let temp_path = temp_path(path);
+        let Ok(file) = OpenOptions::new().read(true).write(true).open(&temp_path) else {
+            return Ok(None);
+        };
+        let len = file.metadata().map_err(TableError::io(&temp_path))?.len();
+        if len != HEADER_LEN as u64 + entries {
+            return Ok(None);
+        }
+        let temp = TempFile {
+            path: temp_path,
+            renamed: false,
+        };
+        // SAFETY: as in `create`: the temporary file of this layer, written only by the build
+        // that holds the kind's write lock (this one); its space was reserved when it was made.
+        let map = unsafe { MmapMut::map_mut(&file) }.map_err(TableError::io(&temp.path))?;
+        Ok(Some(LayerWriter {
+            final_path: path.into(),
+            temp,
+            file,
+            map,
+            kind,
+            seeds,
+            entries,
+        }))
     }
 
     /// The entries, for threads to fill in parallel.

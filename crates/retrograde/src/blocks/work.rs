@@ -92,6 +92,18 @@ impl WorkBytes {
         }
     }
 
+    /// The work bytes of every block of this process, from rank `base` on (one block: the
+    /// block's), for a checkpoint between passes ([`crate::resume`]).
+    pub(crate) fn all(&self) -> &[AtomicU8] {
+        match self {
+            WorkBytes::Memory(cells) => cells.cells(),
+            WorkBytes::Mapped { map, .. } => {
+                // SAFETY: the whole mapping, as in `entries`.
+                unsafe { std::slice::from_raw_parts(map.as_mut_ptr().cast(), map.len()) }
+            }
+        }
+    }
+
     /// Makes block `b` the block in use (nothing to do with a single block).
     pub(crate) fn load(&mut self, plan: &BlockPlan, b: usize) -> Result<(), ScratchError> {
         if let WorkBytes::Mapped {
