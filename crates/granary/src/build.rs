@@ -58,18 +58,29 @@ pub fn missing_bytes_compressed(tablebase: &Tablebase, kind: TableKind, max: u32
 }
 
 /// Bytes of scratch files the missing layers `0..=max` of `kind` need beside them with `memory`
-/// bytes of memory: the work bytes of the largest layer built in blocks (a byte a position).
-/// Messages between blocks spill to files too when they outgrow their share of the memory;
-/// they are not counted (a full disk then stops the build with an error naming the file).
+/// bytes of memory: the work bytes of the largest layer built in blocks (a byte a position),
+/// and for Oware, whose layers are built by phases, the largest layer's checkpoint (a byte a
+/// position, `<layer>.tbl.resume`). Messages between blocks spill to files too when they
+/// outgrow their share of the memory; they are not counted (a full disk then stops the build
+/// with an error naming the file).
 #[must_use]
 pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u64) -> u64 {
     let set = tablebase.tables(kind);
-    (0..=max)
-        .filter(|&n| !set.layer_path(n).is_file())
-        .map(|n| crate::tablebase::layer_positions(kind, n))
+    let missing = || {
+        (0..=max)
+            .filter(|&n| !set.layer_path(n).is_file())
+            .map(|n| crate::tablebase::layer_positions(kind, n))
+    };
+    let work = missing()
         .filter(|&positions| positions > memory / 2)
         .max()
-        .unwrap_or(0)
+        .unwrap_or(0);
+    let checkpoint = if kind.reduced() {
+        missing().max().unwrap_or(0)
+    } else {
+        0
+    };
+    work + checkpoint
 }
 
 /// How a build runs: threads, memory, whether it compresses what it builds, how often it saves
