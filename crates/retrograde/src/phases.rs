@@ -143,13 +143,17 @@ pub(crate) fn solve_layer<R: Rules>(
         WorkError::Scratch(e) => PhaseError::Scratch(e),
     })?;
     let outbox = Outbox::new(plan, scratch);
-    let tiles = lower.tile.map(|entries| Tiles::new(rules, index, entries));
+    let n = index.seeds() as i8;
+    let resume = checkpoints.as_ref().and_then(|(_, at)| *at);
+    // A build resumed from a checkpoint has its first pass behind it.
+    let tiles = lower
+        .tile
+        .filter(|_| resume.is_none())
+        .map(|entries| Tiles::new(rules, index, entries));
     let mut sweep = tiles.as_ref().map(|tiles| SweepReport {
         tiles: tiles.count(),
         ..SweepReport::default()
     });
-    let n = index.seeds() as i8;
-    let resume = checkpoints.as_ref().and_then(|(_, at)| *at);
     let first_phase = match (resume, &checkpoints) {
         (Some(next), Some((c, _))) => {
             c.restore(work.all()).map_err(PhaseError::Checkpoint)?;
