@@ -5,15 +5,16 @@
 //! ```text
 //!   values (1 byte a position)  the output file's map, touched one block at a time
 //!                               (file-backed pages: the kernel writes them back and drops them)
-//!   work bytes (1 byte)         the loaded block in anonymous memory (huge pages);
-//!                               with several blocks, every block in a scratch file
+//!   work bytes (1 byte)         one block: in anonymous memory (huge pages); several
+//!                               blocks: all in a scratch file, mapped, one block in use
+//!                               at a time (file-backed pages, as the values)
 //!   messages                    for parents in other blocks: a buffer in memory, spilled to a
 //!                               scratch file per block when it outgrows its share
 //! ```
 //!
 //! A position resolved in block `b` informs its parents (the retrograde analysis of
 //! [`crate::phases`]): those in `b` at once, those in another block `c` by a *message* to `c`,
-//! applied when `c` is next loaded. A message is one `u32`: the parent's offset in its block and,
+//! applied when `c` is next in use. A message is one `u32`: the parent's offset in its block and,
 //! in the top bit, whether the child was lost (the parent is then won). A phase visits every
 //! block once to find the positions its exits resolve, then again each block that has messages,
 //! until none has: the values a phase assigns do not depend on the order in which parents learn
@@ -23,7 +24,8 @@
 //! the work bytes stay in memory for the whole build.
 //!
 //! # Memory
-//! A budget of `M` bytes gives blocks of `M / 2` work bytes, `M / 8` bytes of buffered messages
+//! A budget of `M` bytes gives blocks of `M / 2` work bytes (anonymous for one block, the pages
+//! of the mapped scratch file for several), `M / 8` bytes of buffered messages
 //! (up to twice that with the slack of growing buffers) and `M / 16` bytes of resolved positions
 //! waiting on the threads' stacks; the rest, and the buffers of fixed size (a thread's
 //! [`LOCAL_MESSAGES`] messages and un-move batches, 256 KiB to read or write a scratch file),
@@ -32,7 +34,7 @@
 //! # Modules
 //! - `plan`: the cut of a layer into blocks for a budget ([`BlockPlan`]).
 //! - `scratch`: the scratch directory and its files' errors ([`ScratchError`]).
-//! - `work`: the work bytes, the loaded block in memory and every block in a file.
+//! - `work`: the work bytes, one block in memory or every block in a mapped file.
 //! - `values`: a rank's values in a scratch file (distributed builds).
 //! - `outbox`: the messages to parents in other blocks ([`LOCAL_MESSAGES`] a thread at once).
 
