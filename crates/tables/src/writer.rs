@@ -151,9 +151,21 @@ impl LayerWriter {
         entries: u64,
     ) -> Result<LayerWriter, TableError> {
         let (temp, file) = create_temp(path, entries)?;
-        // SAFETY: the temporary file was just created by this process, which alone writes it
-        // until it is renamed; no other mapping of it exists. Its blocks are reserved, so a write
-        // through the map cannot fault for want of disk space.
+        LayerWriter::map(path, temp, file, kind, seeds, entries)
+    }
+
+    /// The writer of the temporary file `file` (at `temp`, sized and reserved for `entries`).
+    fn map(
+        path: &Path,
+        temp: TempFile,
+        file: File,
+        kind: TableKind,
+        seeds: u32,
+        entries: u64,
+    ) -> Result<LayerWriter, TableError> {
+        // SAFETY: the layer's temporary file, which only this process writes (the build holds
+        // the kind's write lock) until it is renamed; no other mapping of it exists. Its blocks
+        // are reserved, so a write through the map cannot fault for want of disk space.
         let map = unsafe { MmapMut::map_mut(&file) }.map_err(TableError::io(&temp.path))?;
         Ok(LayerWriter {
             final_path: path.into(),
@@ -189,18 +201,7 @@ impl LayerWriter {
             path: temp_path,
             renamed: false,
         };
-        // SAFETY: as in `create`: the temporary file of this layer, written only by the build
-        // that holds the kind's write lock (this one); its space was reserved when it was made.
-        let map = unsafe { MmapMut::map_mut(&file) }.map_err(TableError::io(&temp.path))?;
-        Ok(Some(LayerWriter {
-            final_path: path.into(),
-            temp,
-            file,
-            map,
-            kind,
-            seeds,
-            entries,
-        }))
+        LayerWriter::map(path, temp, file, kind, seeds, entries).map(Some)
     }
 
     /// The entries, for threads to fill in parallel.
