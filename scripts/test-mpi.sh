@@ -4,7 +4,9 @@
 # 1. Identical bytes: Oware awari and abapa and Kalah 6-pit (both capture rules), each built by
 #    the ordinary binary and by `mpirun -np N` for N = 1, 2, 3 (oversubscribed on 2 cores), and
 #    by 3 ranks with a 1 MiB budget each (several blocks a rank, messages spilled to files);
-#    every file compared byte for byte, nothing but tables left behind.
+#    every file compared byte for byte, nothing but tables left behind. On the default budget the
+#    ranks look the exits up from the ranks that hold the lower layers; in 1 MiB each rank reads
+#    them in tiles (checked from the layer lines).
 # 2. Faults: a rank killed mid-build ends the job (no hang, mpirun names the rank, exit code not
 #    0), and the same command with another rank count resumes after the last finished layer, to
 #    the same bytes; ranks that see different table directories stop with exit code 2 and a
@@ -68,6 +70,18 @@ for c in "${cases[@]}"; do
   same "$ref" "$work/n"
   echo "test-mpi: ${game[*]} 0..=$max: 3 ranks in 1 MiB each: identical"
 done
+
+# The runs above on the default budget look exits up from the ranks that hold them; with 1 MiB each
+# rank reads every lower layer in tiles. Both show in the layer lines.
+rm -rf "$work/n"
+out=$(timeout 600 mpirun --oversubscribe -np 3 "$mpi" build oware --rules awari --max-seeds 12 --dir "$work/n" --threads 1 2>&1)
+grep -q "ranks looked up [1-9][0-9]* lower-layer entries of each other" <<<"$out" ||
+  fail "3 ranks on the default budget did not look exits up from their owners: $(tail -1 <<<"$out")"
+rm -rf "$work/n"
+out=$(timeout 600 mpirun --oversubscribe -np 3 "$mpi" build oware --rules awari --max-seeds 12 --dir "$work/n" --threads 1 --memory 1M 2>&1)
+grep -q "lower layers read in [0-9]* tiles" <<<"$out" ||
+  fail "3 ranks in 1 MiB did not read the lower layers in tiles: $(tail -1 <<<"$out")"
+echo "test-mpi: 3 ranks look exits up from the ranks that hold them; in 1 MiB each, tiles"
 
 # A rank killed mid-build: the job ends, and a rerun on 2 ranks resumes to the same bytes.
 ref="$work/ref"

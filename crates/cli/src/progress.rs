@@ -203,8 +203,16 @@ impl granary::Observer for Terminal {
                         )
                     });
                     let traffic = traffic.map_or(String::new(), |t| {
+                        let lookups = if t.lookups > 0 {
+                            format!(
+                                " looked up {} lower-layer entries of each other and",
+                                t.lookups
+                            )
+                        } else {
+                            String::new()
+                        };
                         format!(
-                            "; ranks exchanged {} messages ({:.1} MiB) in {} rounds, rank 0 {:.2} s in exchanges",
+                            "; ranks{lookups} exchanged {} messages ({:.1} MiB) in {} rounds, rank 0 {:.2} s in exchanges",
                             t.messages,
                             t.bytes as f64 / f64::from(1 << 20),
                             t.exchanges,

@@ -11,6 +11,7 @@ use granary_tables::{Layer, LayerWriter, SharedLayer, TableError, TableKind, Tab
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
 use crate::blocks::{BlockPlan, Scratch, ScratchError};
 use crate::lower::Lower;
+use crate::owners::Owners;
 use crate::peers::{Peers, Solo, Traffic};
 use crate::phases::{PhaseError, SolveLayer};
 use crate::report::{BuildObserver, LayerReport};
@@ -207,6 +208,7 @@ pub fn build_layer(
     let lower = Lower {
         layers: lower_layers(set, &copies)?,
         tile,
+        owners: None,
     };
     let path = set.layer_path(seeds);
     let started = Instant::now();
@@ -291,6 +293,12 @@ fn compress_in_place(
 /// pass reads them in tiles ([`crate::sweep`]): a quarter (the work bytes take half).
 pub const TILE_SHARE: u64 = 4;
 
+/// The share of a rank's memory budget, as a fraction `(numerator, denominator)`, that its
+/// slices of the lower layers and its share of the layer's work bytes may take together for a
+/// distributed build to look exits up from their owners ([`crate::owners`]): three quarters (the
+/// rest for messages).
+pub const OWNERS_SHARE: (u64, u64) = (3, 4);
+
 /// How the first pass of layer `seeds` reads the lower layers within `memory`: `None` at random
 /// (no budget, or lower layers that fit one tile: they are then small beside the budget), else
 /// in tiles of at most `memory / TILE_SHARE` entries.
@@ -352,6 +360,11 @@ fn scratch_dir(path: &std::path::Path) -> PathBuf {
 /// [`build_layer`] by the ranks of a distributed build, each its share of the blocks, by the
 /// phases (whatever the game: Kalah's order of potential needs the whole layer).
 ///
+/// Each rank holds its slices of the lower layers and looks up the other exits from the ranks
+/// that hold them ([`crate::owners`]) when they fit its budget beside its share of the layer's
+/// work bytes ([`OWNERS_SHARE`]); otherwise every rank reads all of them in tiles
+/// ([`crate::sweep`]).
+///
 /// Each rank keeps its values in a scratch file (`<layer>.work/r<rank>/values`, mapped) and
 /// writes them into the layer's temporary file at the end; rank 0 creates that file first and
 /// finishes it last, between barriers.
@@ -364,11 +377,33 @@ fn build_layer_on(
 ) -> Result<LayerReport, BuildError> {
     let kind = set.kind();
     let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
-    let tile = tile_entries(set, seeds, memory)?;
-    let copies = decompressed(set, seeds, tile)?;
+    let sizes = (0..seeds)
+        .map(|n| Ok(set.layer(n)?.len()))
+        .collect::<Result<Vec<u64>, TableError>>()?;
+    let by_owners = memory.is_none_or(|m| {
+        Owners::share(&sizes, peers.size()) + index.size().div_ceil(peers.size() as u64)
+            <= m / OWNERS_SHARE.1 * OWNERS_SHARE.0
+    });
+    let tile = if by_owners {
+        None
+    } else {
+        tile_entries(set, seeds, memory)?
+    };
+    let copies = if by_owners {
+        (0..seeds).map(|_| None).collect()
+    } else {
+        decompressed(set, seeds, tile)?
+    };
+    let layers = lower_layers(set, &copies)?;
+    let owners = if by_owners {
+        Some(Owners::load(&layers, peers.rank(), peers.size())?)
+    } else {
+        None
+    };
     let lower = Lower {
-        layers: lower_layers(set, &copies)?,
+        layers,
         tile,
+        owners,
     };
     let path = set.layer_path(seeds);
     let started = Instant::now();
@@ -404,6 +439,7 @@ fn build_layer_on(
     })?;
     let traffic = Traffic {
         messages: peers.sum(solved.traffic.messages),
+        lookups: peers.sum(solved.traffic.lookups),
         bytes: peers.sum(solved.traffic.bytes),
         ..solved.traffic
     };

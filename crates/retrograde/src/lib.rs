@@ -50,14 +50,15 @@
 //! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
 //! `lower` (private: the finished lower layers a move leaves into), [`phases`] (the phases over
 //! blocks), [`sweep`] (the first pass in tiles of the lower layers), [`blocks`] (the plan of
-//! blocks, scratch files, work bytes, messages), [`peers`] (the
-//! ranks of a distributed build), [`acyclic`] (Kalah in order of potential), [`unmove`] (parents
-//! of a position).
+//! blocks, scratch files, work bytes, messages), [`peers`] (the ranks of a distributed build),
+//! `owners` (private: the lower layers shared out among the ranks, their entries looked up by
+//! message), [`acyclic`] (Kalah in order of potential), [`unmove`] (parents of a position).
 
 pub mod acyclic;
 pub mod blocks;
 pub mod build;
 mod lower;
+mod owners;
 pub mod peers;
 pub mod phases;
 pub mod report;

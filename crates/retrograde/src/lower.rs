@@ -2,12 +2,17 @@
 
 use granary_tables::Layer;
 
+use crate::owners::Owners;
+
 /// The finished lower layers, checked and mapped, and how the first pass reads them.
 pub(crate) struct Lower<'a> {
     pub(crate) layers: Vec<&'a Layer>,
     /// `Some(entries)`: the first pass reads the lower layers in tiles of at most that many
     /// entries ([`crate::sweep`]); `None`: at random, in rank order of the layer built.
     pub(crate) tile: Option<u64>,
+    /// `Some`: a distributed build's first pass asks each lower-layer entry of the rank that
+    /// holds it ([`crate::owners`]), reading neither at random nor in tiles.
+    pub(crate) owners: Option<Owners>,
 }
 
 /// A move out of the layer, or a finished game's value.

@@ -12,10 +12,12 @@
 //! its own blocks, and a resolved position's parents in another rank's block become messages
 //! (the same `u32` messages as between blocks of one process), sent after each sweep in one
 //! [`Peers::exchange`]; a phase ends when no rank has messages left ([`Peers::any`]). Ranks
-//! share no memory; they read the finished lower layers and write their slice of the layer
-//! file through a filesystem every rank sees (see [`crate::build`]). The values do not depend
-//! on the order in which parents learn of their children, so the files are byte-identical for
-//! any number of ranks.
+//! share no memory. Each holds a slice of every finished lower layer and asks the others for
+//! the exits it does not hold, in rounds of the first pass (`owners`); where a rank's
+//! share of the lower layers exceeds a quarter of its budget, each rank reads them all instead,
+//! in tiles ([`crate::sweep`]). Ranks write their slices of the layer file through a filesystem
+//! every rank sees (see [`crate::build`]). The values do not depend on the order in which
+//! parents learn of their children, so the files are byte-identical for any number of ranks.
 //!
 //! Every call is collective: every rank makes the same calls in the same order. A rank that
 //! fails returns its error; the caller must then end the whole job (`MPI_Abort`), since the
@@ -70,9 +72,12 @@ impl Peers for Solo {
 pub struct Traffic {
     /// Messages sent to other ranks (one a parent informed), by every rank.
     pub messages: u64,
-    /// Bytes sent to other ranks (messages and their framing), by every rank.
+    /// Bytes sent to other ranks (messages, lookups, answers and their framing), by every rank.
     pub bytes: u64,
-    /// Exchanges (collective rounds of messages).
+    /// Entries of lower layers asked of the ranks that hold them, by every rank (the first
+    /// pass, `owners`).
+    pub lookups: u64,
+    /// Exchanges (collective rounds of messages or lookups).
     pub exchanges: u64,
     /// Seconds rank 0 spent in exchanges and agreements, waiting for the others included.
     pub seconds: f64,

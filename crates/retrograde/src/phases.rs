@@ -18,6 +18,7 @@ use crate::blocks::{
     BlockPlan, LOCAL_MESSAGES, LOST, Outbox, Scratch, ScratchError, WorkBytes, WorkError,
 };
 use crate::lower::{Exit, Lower};
+use crate::owners::{self, Asks, Owners};
 use crate::peers::{Peers, Traffic};
 use crate::report::BuildObserver;
 use crate::resume::Checkpoints;
@@ -169,7 +170,30 @@ pub(crate) fn solve_layer<R: Rules>(
         None => Ok(()),
     };
     let mut buf = Vec::new();
-    for b in owned.clone().filter(|_| resume.is_none()) {
+    if let Some(owners) = lower.owners.as_ref().filter(|_| resume.is_none()) {
+        let layer = Solving {
+            rules,
+            index,
+            values,
+            base,
+            plan,
+            outbox: &outbox,
+        };
+        init_by_owners(
+            &layer,
+            &mut work,
+            owned.clone(),
+            lower,
+            owners,
+            peers,
+            observer,
+            &mut traffic,
+        )?;
+    }
+    for b in owned
+        .clone()
+        .filter(|_| resume.is_none() && lower.owners.is_none())
+    {
         work.load(plan, b)?;
         let block = Block::new(rules, index, values, base, &work, plan, b, &outbox);
         match (&tiles, &mut sweep) {
@@ -222,6 +246,91 @@ pub(crate) fn solve_layer<R: Rules>(
         Block::new(rules, index, values, base, &work, plan, b, &outbox).zero_unresolved();
     }
     Ok(Solved { traffic, sweep })
+}
+
+/// The layer being solved, as its blocks share it.
+struct Solving<'a, R> {
+    rules: &'a R,
+    index: &'a LayerIndex,
+    values: &'a [AtomicI8],
+    base: u64,
+    plan: &'a BlockPlan,
+    outbox: &'a Outbox,
+}
+
+/// The first pass of a distributed build whose lower layers are held by their owners
+/// ([`crate::owners`]): this rank's blocks in chunks, a chunk a round, for as many rounds as the
+/// rank with the most chunks needs (a collective call).
+#[allow(clippy::too_many_arguments)]
+fn init_by_owners<R: Rules>(
+    layer: &Solving<'_, R>,
+    work: &mut WorkBytes,
+    owned: Range<usize>,
+    lower: &Lower<'_>,
+    owners: &Owners,
+    peers: &dyn Peers,
+    observer: &dyn BuildObserver,
+    traffic: &mut Traffic,
+) -> Result<(), PhaseError> {
+    let plan = layer.plan;
+    let mut chunks = owned.flat_map(|b| owners::chunks(plan.range(b)).map(move |r| (b, r)));
+    let mut loaded = None;
+    loop {
+        let next = chunks.next();
+        let started = Instant::now();
+        let more = peers.any(next.is_some());
+        traffic.seconds += started.elapsed().as_secs_f64();
+        if !more {
+            break;
+        }
+        if let Some((b, _)) = next
+            && loaded != Some(b)
+        {
+            if let Some(old) = loaded {
+                work.save(plan, old)?;
+            }
+            work.load(plan, b)?;
+            loaded = Some(b);
+        }
+        let block = next.as_ref().map(|(b, _)| layer.block(work, *b));
+        let asks: Vec<Asks> = match (&block, &next) {
+            (Some(block), Some((_, range))) => pieces(range.clone())
+                .map(|(first, end)| block.ask(first, end, lower, owners))
+                .collect(),
+            _ => Vec::new(),
+        };
+        let started = Instant::now();
+        let answers = owners.round(&asks, peers, traffic);
+        traffic.seconds += started.elapsed().as_secs_f64();
+        if let (Some(block), Some((_, range))) = (&block, next) {
+            owners::settle(&asks, &answers, |i, exit| {
+                let value = block.value(i);
+                if exit > i32::from(value.load(Relaxed)) {
+                    value.store(exit as i8, Relaxed);
+                }
+            });
+            observer.advanced(range.end - range.start);
+        }
+    }
+    if let Some(old) = loaded {
+        work.save(plan, old)?;
+    }
+    Ok(())
+}
+
+impl<'a, R: Rules> Solving<'a, R> {
+    fn block(&self, work: &'a WorkBytes, b: usize) -> Block<'a, R> {
+        Block::new(
+            self.rules,
+            self.index,
+            self.values,
+            self.base,
+            work,
+            self.plan,
+            b,
+            self.outbox,
+        )
+    }
 }
 
 /// Sends the messages to other ranks' blocks to their owners and files what comes in, in one
@@ -449,6 +558,40 @@ impl<'a, R: Rules> Block<'a, R> {
             }
         });
         Ok(misses.get())
+    }
+
+    /// The first pass of positions `first..end` by the owners of the lower layers
+    /// ([`crate::owners`]): each position's count of moves within the layer (work byte), and its
+    /// best exit so far (value byte: a finished game's value, else none); the moves out of the
+    /// layer asked of their owners.
+    fn ask(&self, first: u64, end: u64, lower: &Lower<'_>, owners: &Owners) -> Asks {
+        let rules = self.rules;
+        let m = rules.pits();
+        let n = self.index.seeds();
+        let mut asks = Asks::new(owners);
+        for (i, board) in (first..end).zip(self.index.iter_from(first)) {
+            let pos = Position::of_board(board);
+            let moves = rules.legal_moves(&pos);
+            let mut count = 0u8;
+            let mut best = i32::from(NO_EXIT);
+            if moves.is_empty() {
+                best = terminal_value(rules, &pos);
+            }
+            for lane in moves.iter() {
+                let child = rules.play(&pos, lane);
+                let seeds = child.board.seeds(m);
+                if seeds == n {
+                    count += 1;
+                    continue;
+                }
+                let (gain, again) = pos.move_gain(&child);
+                let rank = lower.layers[seeds as usize].index().rank_on(child.board, m);
+                asks.push(owners, seeds, rank, i, gain, again);
+            }
+            self.work(i).store(count, Relaxed);
+            self.value(i).store(best as i8, Relaxed);
+        }
+        asks
     }
 
     /// Counts a position's moves that stay in the layer, and pushes onto `exits` the moves that

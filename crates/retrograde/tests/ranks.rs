@@ -1,11 +1,12 @@
 //! The distributed build ([`granary_retrograde::peers`]) writes the same bytes as one process,
 //! for 2 and 3 ranks, with and without a memory budget: each rank is a thread here, its
-//! [`Peers`] a mailbox behind a barrier (the MPI ranks of `scripts/test-mpi.sh` are the other
+//! [`Peers`] a mailbox behind a barrier; without a budget, or with one that holds a rank's share
+//! of the lower layers, the ranks ask each other for lower-layer entries (the MPI ranks of `scripts/test-mpi.sh` are the other
 //! implementation, checked the same way).
 
 use std::sync::{Barrier, Mutex};
 
-use granary_retrograde::{BuildOptions, Peers, build_layers, build_layers_on};
+use granary_retrograde::{BuildOptions, LayerReport, Peers, build_layers, build_layers_on};
 use granary_rules::{Capture, Game, OwareRules, Sweep};
 use granary_tables::{TableKind, TableSet};
 
@@ -96,7 +97,10 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
                         compress: None,
                         checkpoint_every: None,
                     };
-                    build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
+                    let reports = build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
+                    if rank == 0 {
+                        check_lookups(&reports, n, memory);
+                    }
                 });
             }
         });
@@ -119,6 +123,41 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
             .collect();
         assert!(left.is_empty(), "left behind: {left:?}");
     }
+}
+
+/// How the first pass of the top layer read its lower layers: asking their owners when a
+/// rank's share of them and of the layer fit three quarters of its budget, else in tiles, each
+/// rank reading them all.
+fn check_lookups(reports: &[LayerReport], ranks: usize, memory: Option<u64>) {
+    let top = reports.last().unwrap();
+    let traffic = top.traffic.unwrap();
+    let share: u64 = reports
+        .iter()
+        .map(|r| r.positions.div_ceil(ranks as u64))
+        .sum();
+    if memory.is_none_or(|m| share <= m / 4 * 3) {
+        assert!(traffic.lookups > 0, "{ranks} ranks, {memory:?}: no lookups");
+        assert!(top.sweep.is_none(), "{ranks} ranks, {memory:?}: tiles");
+    } else {
+        assert_eq!(traffic.lookups, 0, "{ranks} ranks, {memory:?}: lookups");
+        assert!(top.sweep.is_some(), "{ranks} ranks, {memory:?}: no tiles");
+    }
+}
+
+#[test]
+fn awari_on_ranks_asking_owners_writes_the_same_files() {
+    let kind = TableKind {
+        game: Game::Oware {
+            rules: OwareRules::Awari,
+        },
+        pits: 6,
+    };
+    // 2 ranks in 4 MiB each: a share of 0..=12 (1.3 MB) within three quarters; 256 KiB: tiles.
+    same_bytes(
+        kind,
+        12,
+        &[(3, None), (2, Some(4 << 20)), (2, Some(256 << 10))],
+    );
 }
 
 #[test]
