@@ -117,7 +117,8 @@ pub fn build_layers(
 /// (the table directory must be on a filesystem every rank sees); rank 0 holds the table set's
 /// write lock and finishes each file. One rank alone ([`Solo`]) is [`build_layers`].
 ///
-/// Memory: `options.memory` is each rank's budget.
+/// Memory: `options.memory` is a rank's budget; where the ranks are given different ones, every
+/// rank builds within the smallest (the plan of blocks must be the same on every rank).
 ///
 /// # Errors
 /// As [`build_layers`], and [`BuildError::Ranks`] when the ranks see different table
@@ -131,6 +132,13 @@ pub fn build_layers_on(
     peers: &dyn Peers,
 ) -> Result<Vec<LayerReport>, BuildError> {
     let pool = thread_pool(options.threads)?;
+    let options = BuildOptions {
+        memory: match peers.min(options.memory.unwrap_or(u64::MAX)) {
+            u64::MAX => None,
+            least => Some(least),
+        },
+        ..options
+    };
     let set = TableSet::new(root, kind);
     let _lock = if peers.rank() == 0 {
         Some(set.lock_for_writing()?)
@@ -361,8 +369,8 @@ fn scratch_dir(path: &std::path::Path) -> PathBuf {
 /// phases (whatever the game: Kalah's order of potential needs the whole layer).
 ///
 /// Each rank holds its slices of the lower layers and looks up the other exits from the ranks
-/// that hold them ([`crate::owners`]) when they fit its budget beside its share of the layer's
-/// work bytes ([`OWNERS_SHARE`]); otherwise every rank reads all of them in tiles
+/// that hold them ([`crate::owners`]) when they fit every rank's budget beside its share of the
+/// layer's work bytes ([`OWNERS_SHARE`]); otherwise every rank reads all of them in tiles
 /// ([`crate::sweep`]).
 ///
 /// Each rank keeps its values in a scratch file (`<layer>.work/r<rank>/values`, mapped) and
@@ -380,10 +388,12 @@ fn build_layer_on(
     let sizes = (0..seeds)
         .map(|n| Ok(set.layer(n)?.len()))
         .collect::<Result<Vec<u64>, TableError>>()?;
-    let by_owners = memory.is_none_or(|m| {
+    let fits = memory.is_none_or(|m| {
         Owners::share(&sizes, peers.size()) + index.size().div_ceil(peers.size() as u64)
             <= m / OWNERS_SHARE.1 * OWNERS_SHARE.0
     });
+    // Every rank the same way (budgets may differ between machines): the lookups are collective.
+    let by_owners = !peers.any(!fits);
     let tile = if by_owners {
         None
     } else {

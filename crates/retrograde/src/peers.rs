@@ -40,6 +40,8 @@ pub trait Peers: Sync {
     fn any(&self, local: bool) -> bool;
     /// The sum of what every rank passed.
     fn sum(&self, local: u64) -> u64;
+    /// The least of what every rank passed.
+    fn min(&self, local: u64) -> u64;
     /// Waits until every rank has called it.
     fn barrier(&self);
 }
@@ -62,6 +64,9 @@ impl Peers for Solo {
         local
     }
     fn sum(&self, local: u64) -> u64 {
+        local
+    }
+    fn min(&self, local: u64) -> u64 {
         local
     }
     fn barrier(&self) {}

@@ -8,7 +8,7 @@ use std::sync::{Barrier, Mutex};
 
 use granary_retrograde::{BuildOptions, LayerReport, Peers, build_layers, build_layers_on};
 use granary_rules::{Capture, Game, OwareRules, Sweep};
-use granary_tables::{TableKind, TableSet};
+use granary_tables::{CompressOptions, TableKind, TableSet};
 
 /// The shared state of `n` ranks that are threads of this process.
 struct Mailbox {
@@ -60,6 +60,14 @@ impl Peers for ThreadRank<'_> {
         m.barrier.wait();
         sum
     }
+    fn min(&self, local: u64) -> u64 {
+        let m = self.mailbox;
+        m.sums.lock().unwrap()[self.rank] = local;
+        m.barrier.wait();
+        let min = *m.sums.lock().unwrap().iter().min().unwrap();
+        m.barrier.wait();
+        min
+    }
     fn barrier(&self) {
         self.mailbox.barrier.wait();
     }
@@ -68,6 +76,12 @@ impl Peers for ThreadRank<'_> {
 /// Builds `kind` to `max` in one process, then with each `(ranks, budget)`, and compares every
 /// file; nothing but tables may be left behind.
 fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
+    let runs: Vec<Vec<Option<u64>>> = runs.iter().map(|&(n, m)| vec![m; n]).collect();
+    same_bytes_with(kind, max, &runs);
+}
+
+/// [`same_bytes`] with each rank's budget: a run is the budgets of its ranks.
+fn same_bytes_with(kind: TableKind, max: u32, runs: &[Vec<Option<u64>>]) {
     let solo = tempfile::tempdir().unwrap();
     let one = BuildOptions {
         threads: Some(2),
@@ -77,33 +91,9 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
     };
     build_layers(solo.path(), kind, max, one, &()).unwrap();
     let expected = TableSet::new(solo.path(), kind);
-    for &(n, memory) in runs {
+    for budgets in runs {
         let dir = tempfile::tempdir().unwrap();
-        let mailbox = Mailbox {
-            n,
-            barrier: Barrier::new(n),
-            posted: Mutex::new(vec![Vec::new(); n]),
-            flags: Mutex::new(vec![false; n]),
-            sums: Mutex::new(vec![0; n]),
-        };
-        std::thread::scope(|s| {
-            for rank in 0..n {
-                let (mailbox, dir) = (&mailbox, dir.path());
-                s.spawn(move || {
-                    let peers = ThreadRank { rank, mailbox };
-                    let options = BuildOptions {
-                        threads: Some(1),
-                        memory,
-                        compress: None,
-                        checkpoint_every: None,
-                    };
-                    let reports = build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
-                    if rank == 0 {
-                        check_lookups(&reports, n, memory);
-                    }
-                });
-            }
-        });
+        on_ranks(dir.path(), kind, max, budgets, None);
         let set = TableSet::new(dir.path(), kind);
         for k in 0..=max {
             let (a, b) = (
@@ -112,7 +102,7 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
             );
             assert!(
                 a == b,
-                "{kind:?} layer {k}: {n} ranks, {memory:?}: other bytes"
+                "{kind:?} layer {k}: ranks in {budgets:?}: other bytes"
             );
         }
         let left: Vec<_> = std::fs::read_dir(set.layer_path(0).parent().unwrap())
@@ -125,22 +115,61 @@ fn same_bytes(kind: TableKind, max: u32, runs: &[(usize, Option<u64>)]) {
     }
 }
 
+/// Builds `kind` to `max` in `dir` on ranks that are threads, one a budget of `budgets`, each
+/// layer compressed as it is built if `compress` says so; checks how rank 0 read the top
+/// layer's lower layers ([`check_lookups`]).
+fn on_ranks(
+    dir: &std::path::Path,
+    kind: TableKind,
+    max: u32,
+    budgets: &[Option<u64>],
+    compress: Option<CompressOptions>,
+) {
+    let n = budgets.len();
+    let mailbox = Mailbox {
+        n,
+        barrier: Barrier::new(n),
+        posted: Mutex::new(vec![Vec::new(); n]),
+        flags: Mutex::new(vec![false; n]),
+        sums: Mutex::new(vec![0; n]),
+    };
+    std::thread::scope(|s| {
+        for rank in 0..n {
+            let mailbox = &mailbox;
+            s.spawn(move || {
+                let peers = ThreadRank { rank, mailbox };
+                let options = BuildOptions {
+                    threads: Some(1),
+                    memory: budgets[rank],
+                    compress,
+                    checkpoint_every: None,
+                };
+                let reports = build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
+                if rank == 0 {
+                    check_lookups(&reports, budgets);
+                }
+            });
+        }
+    });
+}
+
 /// How the first pass of the top layer read its lower layers: asking their owners when a
-/// rank's share of them and of the layer fit three quarters of its budget, else in tiles, each
-/// rank reading them all.
-fn check_lookups(reports: &[LayerReport], ranks: usize, memory: Option<u64>) {
+/// rank's share of them and of the layer fit three quarters of every rank's budget, else in
+/// tiles, each rank reading them all.
+fn check_lookups(reports: &[LayerReport], budgets: &[Option<u64>]) {
+    let ranks = budgets.len();
     let top = reports.last().unwrap();
     let traffic = top.traffic.unwrap();
     let share: u64 = reports
         .iter()
         .map(|r| r.positions.div_ceil(ranks as u64))
         .sum();
-    if memory.is_none_or(|m| share <= m / 4 * 3) {
-        assert!(traffic.lookups > 0, "{ranks} ranks, {memory:?}: no lookups");
-        assert!(top.sweep.is_none(), "{ranks} ranks, {memory:?}: tiles");
+    if budgets.iter().all(|b| b.is_none_or(|m| share <= m / 4 * 3)) {
+        assert!(traffic.lookups > 0, "ranks in {budgets:?}: no lookups");
+        assert!(top.sweep.is_none(), "ranks in {budgets:?}: tiles");
     } else {
-        assert_eq!(traffic.lookups, 0, "{ranks} ranks, {memory:?}: lookups");
-        assert!(top.sweep.is_some(), "{ranks} ranks, {memory:?}: no tiles");
+        assert_eq!(traffic.lookups, 0, "ranks in {budgets:?}: lookups");
+        assert!(top.sweep.is_some(), "ranks in {budgets:?}: no tiles");
     }
 }
 
@@ -158,6 +187,45 @@ fn awari_on_ranks_asking_owners_writes_the_same_files() {
         12,
         &[(3, None), (2, Some(4 << 20)), (2, Some(256 << 10))],
     );
+    // Ranks of different budgets agree: one that cannot hold its share takes them all to tiles.
+    same_bytes_with(kind, 12, &[vec![None, Some(256 << 10), Some(4 << 20)]]);
+}
+
+#[test]
+fn ranks_asking_owners_read_compressed_lower_layers() {
+    let kind = TableKind {
+        game: Game::Oware {
+            rules: OwareRules::Awari,
+        },
+        pits: 6,
+    };
+    let (plain, packed) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let one = BuildOptions {
+        threads: Some(2),
+        memory: None,
+        compress: None,
+        checkpoint_every: None,
+    };
+    build_layers(plain.path(), kind, 12, one, &()).unwrap();
+    // Small blocks: a rank's slice of a layer starts and ends inside blocks.
+    let compress = CompressOptions {
+        block_entries: 1 << 10,
+        level: 1,
+        threads: 1,
+    };
+    on_ranks(packed.path(), kind, 12, &[None, None, None], Some(compress));
+    let (plain, packed) = (
+        TableSet::new(plain.path(), kind),
+        TableSet::new(packed.path(), kind),
+    );
+    for k in 0..=12 {
+        let (a, b) = (plain.layer(k).unwrap(), packed.layer(k).unwrap());
+        assert!(b.is_compressed(), "layer {k} not compressed");
+        let (mut x, mut y) = (vec![0; a.len() as usize], vec![0; b.len() as usize]);
+        a.read_range(0, &mut x).unwrap();
+        b.read_range(0, &mut y).unwrap();
+        assert!(x == y, "layer {k}: other values");
+    }
 }
 
 #[test]

@@ -171,6 +171,13 @@ impl Peers for Cluster {
         sum
     }
 
+    fn min(&self, local: u64) -> u64 {
+        let mut min = 0u64;
+        self.world
+            .all_reduce_into(&local, &mut min, SystemOperation::min());
+        min
+    }
+
     fn barrier(&self) {
         self.world.barrier();
     }
