@@ -9,8 +9,9 @@
 #    them in tiles (checked from the layer lines).
 # 2. Faults: a rank killed mid-build ends the job (no hang, mpirun names the rank, exit code not
 #    0), and the same command with another rank count resumes after the last finished layer, to
-#    the same bytes; ranks that see different table directories stop with exit code 2 and a
-#    message that says so.
+#    the same bytes; with the same ranks, after the layer's checkpoints, it resumes the layer at
+#    their phase, to the same bytes; ranks that see different table directories stop with exit
+#    code 2 and a message that says so.
 #
 # Usage: scripts/test-mpi.sh [PROFILE]   (cargo profile, default `ci`). Prints what it checks;
 # exits 1 on the first difference. No timing is checked.
@@ -107,6 +108,30 @@ echo "test-mpi: a rank killed in layer 16 ended the job: $(grep -m1 "exited on s
 run 2 oware --rules awari --max-seeds 17 --dir "$work/k"
 same "$ref" "$work/k"
 echo "test-mpi: resumed on 2 ranks after the kill: identical"
+
+# A rank killed after its layer's checkpoints: the same command resumes the layer from them (every
+# rank at the same phase) and writes the same bytes.
+rm -rf "$work/c"
+log="$work/checkpointed.log"
+args=(oware --rules awari --max-seeds 17 --dir "$work/c" --threads 1 --memory 1G --checkpoint-every 0)
+(set +e; timeout 300 mpirun --oversubscribe -np 3 "$mpi" build "${args[@]}" --quiet >"$log" 2>&1
+  echo "exit $?" >>"$log") &
+waiter=$!
+work17="$work/c/oware-6-awari/layer-017.tbl.work"
+checkpoints() { find "$work17" -maxdepth 1 -name 'r*.resume' 2>/dev/null | wc -l; }
+saving() { find "$work17" -maxdepth 1 -name '*.resume.tmp' 2>/dev/null | wc -l; }
+for _ in $(seq 3000); do [ "$(checkpoints)" = 3 ] && [ "$(saving)" = 0 ] && break; sleep 0.05; done
+[ "$(checkpoints)" = 3 ] || fail "the ranks never checkpointed layer 17"
+victim=$(pgrep -f "^$mpi build oware" | sed -n 3p)
+[ -n "$victim" ] || fail "no rank to kill"
+kill -9 "$victim"
+wait "$waiter" || true
+[ -e "$work/c/oware-6-awari/layer-017.tbl" ] && fail "layer 17 finished although a rank was killed in it"
+out=$(timeout 600 mpirun --oversubscribe -np 3 "$mpi" build "${args[@]}" 2>&1)
+grep -q "layer 17: .*resumed from its checkpoint at phase" <<<"$out" ||
+  fail "3 ranks did not resume layer 17 from their checkpoints: $(grep 'layer 17' <<<"$out")"
+same "$ref" "$work/c"
+echo "test-mpi: a rank killed in layer 17 after its checkpoints: resumed at phase $(grep -o 'layer 17: .*resumed from its checkpoint at phase [0-9]*' <<<"$out" | grep -o '[0-9]*$'), identical"
 
 # Ranks that see different directories: a clear error, exit code 2, no hang.
 set +e

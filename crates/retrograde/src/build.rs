@@ -72,7 +72,8 @@ pub struct BuildOptions {
     pub compress: Option<CompressOptions>,
     /// How often a layer built by the phases saves a checkpoint between two phases, so that a
     /// build stopped in the middle of a layer resumes from it ([`crate::resume`]); `None`: the
-    /// default, [`CHECKPOINT_EVERY`]. One process only: a distributed build starts a layer over.
+    /// default, [`CHECKPOINT_EVERY`]. A distributed build checkpoints every rank's share and
+    /// resumes when run again on the same ranks with the same budget and threads.
     pub checkpoint_every: Option<std::time::Duration>,
 }
 
@@ -155,7 +156,7 @@ pub fn build_layers_on(
             return Err(BuildError::Ranks { path });
         }
         let mut r = if peers.size() > 1 && !exists {
-            pool.install(|| build_layer_on(&set, seeds, options.memory, observer, peers))?
+            pool.install(|| build_layer_on(&set, seeds, options, observer, peers))?
         } else if exists {
             LayerReport {
                 seeds,
@@ -379,12 +380,31 @@ fn scratch_dir(path: &std::path::Path) -> PathBuf {
 fn build_layer_on(
     set: &TableSet,
     seeds: u32,
-    memory: Option<u64>,
+    options: BuildOptions,
     observer: &dyn BuildObserver,
     peers: &dyn Peers,
 ) -> Result<LayerReport, BuildError> {
+    let memory = options.memory;
     let kind = set.kind();
     let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
+    let path = set.layer_path(seeds);
+    let size = index.size();
+    let work_dir = scratch_dir(&path);
+    let plan = BlockPlan::distributed(size, memory, rayon::current_num_threads(), peers.size());
+    let span = plan.span(plan.owned(peers.rank()));
+    let rank_dir = work_dir.join(format!("r{}", peers.rank()));
+    // This rank's checkpoint, resumed from only if every rank has one at the same phase.
+    let resume_file = work_dir.join(format!("r{}-{}.resume", peers.rank(), span.start));
+    let next = Checkpoints::next_phase(&resume_file, seeds, span.end - span.start)
+        .filter(|_| {
+            span.is_empty()
+                || std::fs::metadata(rank_dir.join("values"))
+                    .is_ok_and(|m| m.len() == span.end - span.start)
+        })
+        .map_or(u64::MAX, u64::from);
+    let least = peers.min(next);
+    let resumed = (least != u64::MAX && u64::MAX - peers.min(u64::MAX - next) == least)
+        .then_some(least as u32);
     let sizes = (0..seeds)
         .map(|n| Ok(set.layer(n)?.len()))
         .collect::<Result<Vec<u64>, TableError>>()?;
@@ -405,7 +425,8 @@ fn build_layer_on(
         decompressed(set, seeds, tile)?
     };
     let layers = lower_layers(set, &copies)?;
-    let owners = if by_owners {
+    // A resumed layer has its first pass behind it.
+    let owners = if by_owners && resumed.is_none() {
         Some(Owners::load(&layers, peers.rank(), peers.size())?)
     } else {
         None
@@ -415,12 +436,11 @@ fn build_layer_on(
         tile,
         owners,
     };
-    let path = set.layer_path(seeds);
     let started = Instant::now();
-    let size = index.size();
-    let work_dir = scratch_dir(&path);
     let shared = if peers.rank() == 0 {
-        let _ = std::fs::remove_dir_all(&work_dir); // left by a killed build
+        if resumed.is_none() {
+            let _ = std::fs::remove_dir_all(&work_dir); // left by a killed build
+        }
         let shared = SharedLayer::create(&path, kind, seeds, size)?;
         peers.barrier();
         shared
@@ -428,11 +448,21 @@ fn build_layer_on(
         peers.barrier();
         SharedLayer::join(&path, kind, seeds, size)?
     };
+    // Where the checkpoints go (a rank with no positions has no scratch file to make it).
+    std::fs::create_dir_all(&work_dir).map_err(BuildError::Checkpoint)?;
     observer.layer_started(kind, seeds, size);
-    let plan = BlockPlan::distributed(size, memory, rayon::current_num_threads(), peers.size());
-    let span = plan.span(plan.owned(peers.rank()));
-    let mut scratch = Scratch::new(work_dir.join(format!("r{}", peers.rank())));
-    let values = scratch.values(span.end - span.start)?;
+    let mut scratch = match resumed {
+        Some(_) => Scratch::reuse(rank_dir.clone()),
+        None => Scratch::new(rank_dir.clone()),
+    };
+    let values = scratch.values(span.end - span.start, resumed.is_some())?;
+    let mut checkpoints = Checkpoints::new(
+        resume_file,
+        rank_dir.join("values"),
+        seeds,
+        span.end - span.start,
+        options.checkpoint_every.unwrap_or(CHECKPOINT_EVERY),
+    );
     let share = Share {
         observer,
         scale: (size, (span.end - span.start).max(1)),
@@ -445,7 +475,7 @@ fn build_layer_on(
         scratch,
         observer: &share,
         peers,
-        checkpoints: None,
+        checkpoints: Some((&mut checkpoints, resumed)),
     })?;
     let traffic = Traffic {
         messages: peers.sum(solved.traffic.messages),
@@ -476,7 +506,7 @@ fn build_layer_on(
             ..sweep
         }),
         compressed: None,
-        resumed: None,
+        resumed,
     })
 }
 

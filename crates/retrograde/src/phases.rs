@@ -98,7 +98,8 @@ pub(crate) struct SolveLayer<'a> {
     pub observer: &'a dyn BuildObserver,
     pub peers: &'a dyn Peers,
     /// Checkpoints between phases, and the phase a checkpoint says to resume at (the first pass
-    /// then skipped, the work bytes restored from it): one process only ([`crate::resume`]).
+    /// then skipped, the work bytes restored from it; [`crate::resume`]). Under several ranks,
+    /// every rank has them or none.
     pub checkpoints: Option<(&'a mut Checkpoints, Option<u32>)>,
 }
 
@@ -163,10 +164,20 @@ pub(crate) fn solve_layer<R: Rules>(
         }
         _ => n,
     };
+    // Rank 0's clock decides for every rank (a collective step: see `crate::resume`).
     let mut save = |work: &WorkBytes, next: i8| match &mut checkpoints {
-        Some((c, _)) => c
-            .maybe_save(work.all(), next as u32)
-            .map_err(PhaseError::Checkpoint),
+        Some((c, _)) => {
+            let due = match peers.size() {
+                1 => c.due(),
+                _ => peers.any(peers.rank() == 0 && c.due()),
+            };
+            if due {
+                c.save(work.all(), next as u32)
+                    .map_err(PhaseError::Checkpoint)?;
+                peers.barrier();
+            }
+            Ok::<(), PhaseError>(())
+        }
         None => Ok(()),
     };
     let mut buf = Vec::new();

@@ -30,6 +30,15 @@
 //! best-exit byte now reads `t` is resolved by the scan; one worth `-t` whose byte reads `-t`
 //! meets the same test, a best exit of at most `-t`, as before), and no later phase reads their
 //! best exit. So the resumed build writes the same bytes as one never stopped.
+//!
+//! # A distributed build
+//! Each rank checkpoints its own share: its values (its scratch file
+//! `<layer>.tbl.work/r<rank>/values`) and its work bytes, to `<layer>.tbl.work/r<rank>-<first>.resume`
+//! (`first` the rank of its share's first position, so that a checkpoint of another plan of
+//! blocks is never taken for this one). Rank 0's clock decides when, every rank saves, and a
+//! barrier closes the checkpoint. A rerun resumes only if every rank finds a checkpoint of its
+//! share at the same phase (a kill between two ranks' saves leaves them at different phases:
+//! the layer then starts over).
 
 use std::fs::File;
 use std::io::{Read, Write};
@@ -126,13 +135,17 @@ impl Checkpoints {
         Ok(())
     }
 
-    /// Saves a checkpoint before phase `next` if the last one is at least `every` old: the
-    /// values synced, then the work bytes `work` (every block's, no pass running) written.
-    pub(crate) fn maybe_save(&mut self, work: &[AtomicU8], next: u32) -> std::io::Result<()> {
-        if self.last.elapsed() < self.every {
-            return Ok(());
+    /// Whether the last checkpoint is at least `every` old.
+    pub(crate) fn due(&self) -> bool {
+        self.last.elapsed() >= self.every
+    }
+
+    /// Saves a checkpoint before phase `next`: the values synced, then the work bytes `work`
+    /// (every block's, no pass running) written.
+    pub(crate) fn save(&mut self, work: &[AtomicU8], next: u32) -> std::io::Result<()> {
+        if self.entries > 0 {
+            File::open(&self.values)?.sync_data()?;
         }
-        File::open(&self.values)?.sync_data()?;
         let mut temp = self.path.as_os_str().to_owned();
         temp.push(".tmp");
         let temp = PathBuf::from(temp);

@@ -93,7 +93,7 @@ fn same_bytes_with(kind: TableKind, max: u32, runs: &[Vec<Option<u64>>]) {
     let expected = TableSet::new(solo.path(), kind);
     for budgets in runs {
         let dir = tempfile::tempdir().unwrap();
-        on_ranks(dir.path(), kind, max, budgets, None);
+        on_ranks(dir.path(), kind, max, budgets, None, None);
         let set = TableSet::new(dir.path(), kind);
         for k in 0..=max {
             let (a, b) = (
@@ -116,14 +116,16 @@ fn same_bytes_with(kind: TableKind, max: u32, runs: &[Vec<Option<u64>>]) {
 }
 
 /// Builds `kind` to `max` in `dir` on ranks that are threads, one a budget of `budgets`, each
-/// layer compressed as it is built if `compress` says so; checks how rank 0 read the top
-/// layer's lower layers ([`check_lookups`]).
+/// layer compressed as it is built if `compress` says so, checkpoints as often as
+/// `checkpoint_every` says; checks how rank 0 read the top layer's lower layers
+/// ([`check_lookups`]).
 fn on_ranks(
     dir: &std::path::Path,
     kind: TableKind,
     max: u32,
     budgets: &[Option<u64>],
     compress: Option<CompressOptions>,
+    checkpoint_every: Option<std::time::Duration>,
 ) {
     let n = budgets.len();
     let mailbox = Mailbox {
@@ -142,7 +144,7 @@ fn on_ranks(
                     threads: Some(1),
                     memory: budgets[rank],
                     compress,
-                    checkpoint_every: None,
+                    checkpoint_every,
                 };
                 let reports = build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
                 if rank == 0 {
@@ -192,7 +194,7 @@ fn awari_on_ranks_asking_owners_writes_the_same_files() {
 }
 
 #[test]
-fn ranks_asking_owners_read_compressed_lower_layers() {
+fn ranks_asking_owners_read_compressed_lower_layers_and_checkpoint() {
     let kind = TableKind {
         game: Game::Oware {
             rules: OwareRules::Awari,
@@ -213,7 +215,16 @@ fn ranks_asking_owners_read_compressed_lower_layers() {
         level: 1,
         threads: 1,
     };
-    on_ranks(packed.path(), kind, 12, &[None, None, None], Some(compress));
+    // A checkpoint of every rank between every two phases, too (they change no value).
+    let every = Some(std::time::Duration::ZERO);
+    on_ranks(
+        packed.path(),
+        kind,
+        12,
+        &[None, None, None],
+        Some(compress),
+        every,
+    );
     let (plain, packed) = (
         TableSet::new(plain.path(), kind),
         TableSet::new(packed.path(), kind),
@@ -226,6 +237,12 @@ fn ranks_asking_owners_read_compressed_lower_layers() {
         b.read_range(0, &mut y).unwrap();
         assert!(x == y, "layer {k}: other values");
     }
+    let left: Vec<_> = std::fs::read_dir(packed.layer_path(0).parent().unwrap())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.ends_with(".tbl") && !name.starts_with('.'))
+        .collect();
+    assert!(left.is_empty(), "left behind: {left:?}");
 }
 
 #[test]

@@ -30,7 +30,19 @@ impl Scratch {
         Scratch { dir, made: false }
     }
 
+    /// The scratch files under `dir` as a stopped build left them, for a build that resumes
+    /// from a checkpoint ([`crate::resume`]): its values are kept ([`Scratch::values`]).
+    pub(crate) fn reuse(dir: PathBuf) -> Scratch {
+        Scratch { dir, made: false }
+    }
+
+    /// The scratch file `name`, emptied.
     pub(super) fn file(&mut self, name: &str) -> std::io::Result<(File, PathBuf)> {
+        self.open(name, true)
+    }
+
+    /// The scratch file `name`, emptied if `empty` (else as it is; made if missing).
+    pub(super) fn open(&mut self, name: &str, empty: bool) -> std::io::Result<(File, PathBuf)> {
         if !self.made {
             std::fs::create_dir_all(&self.dir)?;
             self.made = true;
@@ -40,7 +52,7 @@ impl Scratch {
             .read(true)
             .write(true)
             .create(true)
-            .truncate(true)
+            .truncate(empty)
             .open(&path)?;
         Ok((file, path))
     }

@@ -7,11 +7,18 @@ use super::scratch::{Scratch, ScratchError, at};
 impl Scratch {
     /// A rank's values in a distributed build: `len` bytes in the scratch file `values`, its
     /// space reserved before it is mapped (file-backed pages: they leave the budget free).
-    pub(crate) fn values(&mut self, len: u64) -> Result<RankValues, ScratchError> {
+    /// `kept`: the values a stopped build left there, for a build resumed from its checkpoint
+    /// (the file must then have `len` bytes).
+    pub(crate) fn values(&mut self, len: u64, kept: bool) -> Result<RankValues, ScratchError> {
         if len == 0 {
             return Ok(RankValues { map: None });
         }
-        let (file, path) = self.file("values").map_err(at(&self.dir))?;
+        let (file, path) = self.open("values", !kept).map_err(at(&self.dir))?;
+        if kept && file.metadata().map_err(at(&path))?.len() != len {
+            return Err(at(&path)(std::io::Error::other(
+                "not the values of the checkpoint (another length)",
+            )));
+        }
         granary_tables::writer::reserve(&file, len).map_err(at(&path))?;
         let map = memmap2::MmapOptions::new()
             .len(len as usize)
