@@ -26,7 +26,9 @@ fn a_layer_killed_after_a_checkpoint_resumes_from_it_to_the_same_bytes() {
         let dir = tempfile::tempdir().unwrap();
         build(dir.path(), &game, max - 1, 2);
         let layer = dir.path().join("oware-6-awari/layer-015.tbl");
-        let resume = dir.path().join("oware-6-awari/layer-015.tbl.resume");
+        let resume = dir
+            .path()
+            .join("oware-6-awari/layer-015.tbl.work/r0-0.resume");
         let root = dir.path().to_str().unwrap();
         let mut args = vec!["build"];
         args.extend_from_slice(&game);

@@ -2,6 +2,8 @@
 
 use std::time::Instant;
 
+use granary_retrograde::acyclic::acyclic_bytes;
+use granary_retrograde::blocks::VALUES_SHARE;
 use granary_retrograde::{BuildOptions, Peers, Solo, build_layers_on};
 use granary_tables::TableKind;
 use granary_tables::compress::CompressOptions;
@@ -59,10 +61,12 @@ pub fn missing_bytes_compressed(tablebase: &Tablebase, kind: TableKind, max: u32
 
 /// Bytes of scratch files the missing layers `0..=max` of `kind` need beside them with `memory`
 /// bytes of memory: the work bytes of the largest layer built in blocks (a byte a position),
-/// and for Oware, whose layers are built by phases, the largest layer's checkpoint (a byte a
-/// position, `<layer>.tbl.resume`). Messages between blocks spill to files too when they
-/// outgrow their share of the memory; they are not counted (a full disk then stops the build
-/// with an error naming the file).
+/// its values where they do not fit a quarter of the memory (a byte a position), and the
+/// checkpoint of the largest layer built by phases (every Oware layer; a Kalah layer whose
+/// order of potential does not fit the memory): its work bytes and values, two bytes a
+/// position, `<layer>.tbl.work/r0-0.resume`. Messages between blocks spill to files too when
+/// they outgrow their share of the memory; they are not counted (a full disk then stops the
+/// build with an error naming the file).
 #[must_use]
 pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u64) -> u64 {
     let set = tablebase.tables(kind);
@@ -75,12 +79,21 @@ pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u
         .filter(|&positions| positions > memory / 2)
         .max()
         .unwrap_or(0);
-    let checkpoint = if kind.reduced() {
-        missing().max().unwrap_or(0)
-    } else {
-        0
+    let values = missing()
+        .filter(|&positions| positions > memory / VALUES_SHARE)
+        .max()
+        .unwrap_or(0);
+    let by_phases = |n: u32| {
+        kind.reduced()
+            || granary_index::LayerIndex::new(kind.pits, n, false)
+                .is_ok_and(|index| acyclic_bytes(&index) > memory)
     };
-    work + checkpoint
+    let checkpoint = (0..=max)
+        .filter(|&n| !set.layer_path(n).is_file() && by_phases(n))
+        .map(|n| 2 * crate::tablebase::layer_positions(kind, n))
+        .max()
+        .unwrap_or(0);
+    work + values + checkpoint
 }
 
 /// How a build runs: threads, memory, whether it compresses what it builds, how often it saves

@@ -165,18 +165,6 @@ impl LayerIndex {
             || granary_rules::board::nonzero_bytes(board.opponent_lanes(m)).count_ones() < m as u32
     }
 
-    /// The number of completions of `pits_after` pits holding `r` seeds, of which `opp_after` are
-    /// opponent pits, that keep the layout valid given whether a zero was seen.
-    #[inline]
-    fn completions(&self, pits_after: usize, opp_after: usize, r: i64, zero_seen: bool) -> u64 {
-        let all = self.a(pits_after, r);
-        if zero_seen {
-            all
-        } else {
-            all - self.a(pits_after, r - opp_after as i64)
-        }
-    }
-
     /// The rank of a layout of this layer; see the module documentation.
     ///
     /// # Panics
@@ -311,26 +299,52 @@ impl LayerIndex {
         );
         let m = self.pits;
         let mut lanes = [0u8; 2 * MAX_PITS];
-        let mut r = i64::from(self.seeds);
-        let mut zero_seen = !self.reduced;
-        for (p, lane) in lanes.iter_mut().enumerate().take(2 * m - 1) {
-            let after = 2 * m - 1 - p;
-            let opp_after = m.saturating_sub(p + 1);
-            let mut v = 0i64;
-            loop {
-                let flag = zero_seen || (p < m && v == 0);
-                let count = self.completions(after, if p < m { opp_after } else { 0 }, r - v, flag);
-                if index < count {
+        let mut r = self.seeds as usize;
+        let mut p = 0;
+        // Each pit takes the value `v` whose block of completions holds what is left of the
+        // index: the blocks of `v = 0, 1, ...` are counted off in turn (a pit rarely holds
+        // many seeds), each count one or two lookups in the table of A.
+        if self.reduced {
+            // Before the first zero among the opponent's pits: `v = 0` is a zero, after which
+            // every completion of the k = 2m - 1 - p pits after p is valid, A(k, r); for v > 0
+            // only those with a zero among the j = m - 1 - p opponent pits after p,
+            // A(k, r - v) - A(k, r - v - j).
+            while p < m {
+                let k = 2 * m - 1 - p;
+                let j = (m - 1 - p) as i64;
+                let zero = self.ways[k * STRIDE + r];
+                if index < zero {
+                    p += 1; // lanes[p] = 0: a zero seen
                     break;
                 }
-                index -= count;
+                index -= zero;
+                let mut v = 1;
+                loop {
+                    let left = r as i64 - v as i64;
+                    let count = self.a(k, left) - self.a(k, left - j);
+                    if index < count {
+                        break;
+                    }
+                    index -= count;
+                    v += 1;
+                    assert!(v <= r, "unrank past the layer");
+                }
+                lanes[p] = v as u8;
+                r -= v;
+                p += 1;
+            }
+        }
+        // From the first zero on (or from the start, unreduced): A(k, r - v) completions.
+        while p < 2 * m - 1 {
+            let row = &self.ways[(2 * m - 1 - p) * STRIDE..];
+            let mut v = 0;
+            while index >= row[r - v] {
+                index -= row[r - v];
                 v += 1;
             }
-            *lane = v as u8;
-            if p < m && v == 0 {
-                zero_seen = true;
-            }
+            lanes[p] = v as u8;
             r -= v;
+            p += 1;
         }
         lanes[2 * m - 1] = r as u8;
         Board::from_sides(&lanes[..m], &lanes[m..2 * m]).flipped(m)

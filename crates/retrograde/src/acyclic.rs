@@ -60,7 +60,7 @@ use granary_index::LayerIndex;
 use granary_rules::board::{byte_sum, lanes_mask, ones};
 use granary_rules::pits::COMPILED_PITS;
 use granary_rules::sowing::LAST_IN_STORE;
-use granary_rules::{Board, Kalah, MoveSet, PitCount, Position, Rules};
+use granary_rules::{Board, Kalah, MoveSet, PitCount, Position, Rules, exit_value};
 use granary_tables::Layer;
 use granary_tables::probe::terminal_value;
 use rayon::prelude::*;
@@ -358,7 +358,11 @@ fn exit_pass<P: PitCount>(
                             if seeds == u32::MAX {
                                 gain
                             } else {
-                                gain + sign * i32::from(lower.layers[seeds as usize].value(rank))
+                                exit_value(
+                                    gain,
+                                    sign > 0,
+                                    i32::from(lower.layers[seeds as usize].value(rank)),
+                                )
                             }
                         })
                         .max()

@@ -6,16 +6,16 @@ use std::time::Instant;
 use granary_index::LayerIndex;
 use granary_rules::Engine;
 use granary_tables::compress::{CompressOptions, compress_layer};
-use granary_tables::{Layer, LayerWriter, SharedLayer, TableError, TableKind, TableSet};
+use granary_tables::{Layer, SharedLayer, TableError, TableKind, TableSet};
 
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
-use crate::blocks::{BlockPlan, Scratch, ScratchError};
+use crate::blocks::{BlockPlan, LayerValues, Scratch, ScratchError};
 use crate::lower::Lower;
 use crate::owners::Owners;
 use crate::peers::{Peers, Solo, Traffic};
-use crate::phases::{PhaseError, SolveLayer};
+use crate::phases::{PhaseError, SolveLayer, Solved};
 use crate::report::{BuildObserver, LayerReport};
-use crate::resume::{Checkpoints, resume_path};
+use crate::resume::Checkpoints;
 use crate::sweep::SweepReport;
 
 /// Why a build stopped.
@@ -155,9 +155,9 @@ pub fn build_layers_on(
         if peers.size() > 1 && peers.any(exists) && peers.any(!exists) {
             return Err(BuildError::Ranks { path });
         }
-        let mut r = if peers.size() > 1 && !exists {
-            pool.install(|| build_layer_on(&set, seeds, options, observer, peers))?
-        } else if exists {
+        let mut r = if !exists {
+            pool.install(|| build_layer(&set, seeds, options, observer, peers))?
+        } else {
             LayerReport {
                 seeds,
                 positions: 0,
@@ -168,8 +168,6 @@ pub fn build_layers_on(
                 compressed: None,
                 resumed: None,
             }
-        } else {
-            pool.install(|| build_layer(&set, seeds, options, observer))?
         };
         // Compressed before the set opens it: an open layer would keep the old file's space.
         if let Some(compress) = options.compress {
@@ -185,101 +183,6 @@ pub fn build_layers_on(
         reports.push(r);
     }
     Ok(reports)
-}
-
-/// Builds layer `seeds` of `set` (whose lower layers must be built) and writes its file, with
-/// the builder's memory within `options.memory` bytes if given ([`BuildOptions::memory`]), on
-/// rayon's current pool. A checkpoint left by a build of this layer that was stopped
-/// (`<layer>.tbl.resume`, with its `<layer>.tbl.tmp`) is resumed from.
-///
-/// Kalah layers that fit are solved in order of potential ([`crate::acyclic`]); the others,
-/// and every Oware layer, by the phases of [`crate::phases`], in blocks when they do not fit.
-///
-/// # Errors
-/// If a lower layer is missing or bad, or a file cannot be written.
-pub fn build_layer(
-    set: &TableSet,
-    seeds: u32,
-    options: BuildOptions,
-    observer: &dyn BuildObserver,
-) -> Result<LayerReport, BuildError> {
-    let memory = options.memory;
-    let kind = set.kind();
-    let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
-    let acyclic = matches!(kind.engine(), Engine::Kalah(_))
-        && memory.is_none_or(|m| acyclic_bytes(&index) <= m);
-    let tile = if acyclic {
-        None
-    } else {
-        tile_entries(set, seeds, memory)?
-    };
-    let copies = decompressed(set, seeds, tile)?;
-    let lower = Lower {
-        layers: lower_layers(set, &copies)?,
-        tile,
-        owners: None,
-    };
-    let path = set.layer_path(seeds);
-    let started = Instant::now();
-    let resume_file = resume_path(&path);
-    let size = index.size();
-    let mut resumed = None;
-    let mut writer = match Checkpoints::next_phase(&resume_file, seeds, size) {
-        Some(next) if !acyclic => match LayerWriter::reopen(&path, kind, seeds, size)? {
-            Some(writer) => {
-                resumed = Some(next);
-                writer
-            }
-            None => LayerWriter::create(&path, kind, seeds, size)?,
-        },
-        _ => LayerWriter::create(&path, kind, seeds, size)?,
-    };
-    if resumed.is_none() {
-        let _ = std::fs::remove_file(&resume_file);
-    }
-    let mut checkpoints = Checkpoints::new(
-        resume_file.clone(),
-        granary_tables::writer::temp_path(&path),
-        seeds,
-        size,
-        options.checkpoint_every.unwrap_or(CHECKPOINT_EVERY),
-    );
-    observer.layer_started(kind, seeds, size);
-    let plan = BlockPlan::new(size, memory, rayon::current_num_threads());
-    let scratch = Scratch::new(scratch_dir(&path));
-    let mut sweep = None;
-    match kind.engine() {
-        Engine::Kalah(rules) if acyclic => {
-            solve_acyclic_layer(&rules, &index, &lower, writer.entries(), observer)
-                .map_err(BuildError::Memory)?;
-        }
-        engine => {
-            sweep = engine
-                .visit(SolveLayer {
-                    index: &index,
-                    lower: &lower,
-                    values: writer.entries(),
-                    plan: &plan,
-                    scratch,
-                    observer,
-                    peers: &Solo,
-                    checkpoints: Some((&mut checkpoints, resumed)),
-                })?
-                .sweep;
-        }
-    }
-    let path = writer.finish()?;
-    let _ = std::fs::remove_file(&resume_file);
-    Ok(LayerReport {
-        seeds,
-        positions: index.size(),
-        seconds: Some(started.elapsed().as_secs_f64()),
-        path,
-        traffic: None,
-        sweep,
-        compressed: None,
-        resumed,
-    })
 }
 
 /// Compresses layer `seeds` of `set` in place if it is a version 1 file (not yet opened by the
@@ -307,25 +210,6 @@ pub const TILE_SHARE: u64 = 4;
 /// distributed build to look exits up from their owners ([`crate::owners`]): three quarters (the
 /// rest for messages).
 pub const OWNERS_SHARE: (u64, u64) = (3, 4);
-
-/// How the first pass of layer `seeds` reads the lower layers within `memory`: `None` at random
-/// (no budget, or lower layers that fit one tile: they are then small beside the budget), else
-/// in tiles of at most `memory / TILE_SHARE` entries.
-fn tile_entries(
-    set: &TableSet,
-    seeds: u32,
-    memory: Option<u64>,
-) -> Result<Option<u64>, TableError> {
-    let Some(memory) = memory else {
-        return Ok(None);
-    };
-    let tile = (memory / TILE_SHARE).max(1);
-    let mut lower = 0u64;
-    for n in 0..seeds {
-        lower += set.layer(n)?.len();
-    }
-    Ok((lower > tile).then_some(tile))
-}
 
 /// Copies in memory of the compressed layers among `0..seeds` of `set` where the builder reads
 /// lower layers at random ([`granary_tables::Layer::random_reads_copy`]); none where it reads
@@ -366,18 +250,28 @@ fn scratch_dir(path: &std::path::Path) -> PathBuf {
     PathBuf::from(dir)
 }
 
-/// [`build_layer`] by the ranks of a distributed build, each its share of the blocks, by the
-/// phases (whatever the game: Kalah's order of potential needs the whole layer).
+/// Builds layer `seeds` of `set` (whose lower layers must be built) by the ranks `peers`, each
+/// its share of the blocks, and writes its file, with each rank's memory within
+/// `options.memory` bytes if given, on rayon's current pool. One process alone is [`Solo`],
+/// rank 0 of 1: the same pipeline, whatever the number of ranks.
 ///
-/// Each rank holds its slices of the lower layers and looks up the other exits from the ranks
-/// that hold them ([`crate::owners`]) when they fit every rank's budget beside its share of the
-/// layer's work bytes ([`OWNERS_SHARE`]); otherwise every rank reads all of them in tiles
-/// ([`crate::sweep`]).
+/// 1. **Where the layer lives.** Each rank holds the values of its share
+///    ([`crate::blocks::LayerValues`]: in anonymous memory when they fit, else in a mapped
+///    scratch file) and its work bytes as the plan of blocks says ([`BlockPlan`]).
+/// 2. **How the layer is solved.** A Kalah layer that one process holds whole is solved in
+///    order of potential ([`crate::acyclic`]); every other layer by the phases of
+///    [`crate::phases`], whose first pass reads the lower layers one way a layer
+///    ([`Reads`]).
+/// 3. **Checkpoints** between phases, every rank its share ([`crate::resume`]); a rerun
+///    resumes only if every rank has a checkpoint of its share at the same phase.
+/// 4. **The file**, written once and in order: rank 0 creates `<layer>.tbl.tmp` (its space
+///    reserved), every rank writes its share, rank 0 checksums and renames it, between
+///    barriers.
 ///
-/// Each rank keeps its values in a scratch file (`<layer>.work/r<rank>/values`, mapped) and
-/// writes them into the layer's temporary file at the end; rank 0 creates that file first and
-/// finishes it last, between barriers.
-fn build_layer_on(
+/// # Errors
+/// If a lower layer is missing or bad, or a file cannot be written. A rank that returns an
+/// error leaves the others waiting: end the job.
+pub fn build_layer(
     set: &TableSet,
     seeds: u32,
     options: BuildOptions,
@@ -390,50 +284,42 @@ fn build_layer_on(
     let path = set.layer_path(seeds);
     let size = index.size();
     let work_dir = scratch_dir(&path);
+    let acyclic = peers.size() == 1
+        && matches!(kind.engine(), Engine::Kalah(_))
+        && memory.is_none_or(|m| acyclic_bytes(&index) <= m);
     let plan = BlockPlan::distributed(size, memory, rayon::current_num_threads(), peers.size());
     let span = plan.span(plan.owned(peers.rank()));
-    let rank_dir = work_dir.join(format!("r{}", peers.rank()));
+    let len = span.end - span.start;
     // This rank's checkpoint, resumed from only if every rank has one at the same phase.
     let resume_file = work_dir.join(format!("r{}-{}.resume", peers.rank(), span.start));
-    let next = Checkpoints::next_phase(&resume_file, seeds, span.end - span.start)
-        .filter(|_| {
-            span.is_empty()
-                || std::fs::metadata(rank_dir.join("values"))
-                    .is_ok_and(|m| m.len() == span.end - span.start)
-        })
+    let next = Checkpoints::next_phase(&resume_file, seeds, len)
+        .filter(|_| !acyclic)
         .map_or(u64::MAX, u64::from);
     let least = peers.min(next);
-    let resumed = (least != u64::MAX && u64::MAX - peers.min(u64::MAX - next) == least)
-        .then_some(least as u32);
-    let sizes = (0..seeds)
-        .map(|n| Ok(set.layer(n)?.len()))
-        .collect::<Result<Vec<u64>, TableError>>()?;
-    let fits = memory.is_none_or(|m| {
-        Owners::share(&sizes, peers.size()) + index.size().div_ceil(peers.size() as u64)
-            <= m / OWNERS_SHARE.1 * OWNERS_SHARE.0
-    });
-    // Every rank the same way (budgets may differ between machines): the lookups are collective.
-    let by_owners = !peers.any(!fits);
-    let tile = if by_owners {
-        None
-    } else {
-        tile_entries(set, seeds, memory)?
+    let resumed = (least != u64::MAX && peers.max(next) == least).then_some(least as u32);
+    let reads = match acyclic {
+        true => Reads::Random,
+        false => Reads::choose(set, &index, memory, peers)?,
     };
-    let copies = if by_owners {
-        (0..seeds).map(|_| None).collect()
-    } else {
-        decompressed(set, seeds, tile)?
+    let copies = match reads {
+        Reads::Owners => (0..seeds).map(|_| None).collect(),
+        Reads::Tiles(tile) => decompressed(set, seeds, Some(tile))?,
+        Reads::Random => decompressed(set, seeds, None)?,
     };
     let layers = lower_layers(set, &copies)?;
     // A resumed layer has its first pass behind it.
-    let owners = if by_owners && resumed.is_none() {
-        Some(Owners::load(&layers, peers.rank(), peers.size())?)
-    } else {
-        None
+    let owners = match reads {
+        Reads::Owners if resumed.is_none() => {
+            Some(Owners::load(&layers, peers.rank(), peers.size())?)
+        }
+        _ => None,
     };
     let lower = Lower {
         layers,
-        tile,
+        tile: match reads {
+            Reads::Tiles(tile) => Some(tile),
+            _ => None,
+        },
         owners,
     };
     let started = Instant::now();
@@ -448,40 +334,35 @@ fn build_layer_on(
         peers.barrier();
         SharedLayer::join(&path, kind, seeds, size)?
     };
-    // Where the checkpoints go (a rank with no positions has no scratch file to make it).
-    std::fs::create_dir_all(&work_dir).map_err(BuildError::Checkpoint)?;
     observer.layer_started(kind, seeds, size);
-    let mut scratch = match resumed {
-        Some(_) => Scratch::reuse(rank_dir.clone()),
-        None => Scratch::new(rank_dir.clone()),
-    };
-    let values = scratch.values(span.end - span.start, resumed.is_some())?;
+    let mut scratch = Scratch::new(work_dir.join(format!("r{}", peers.rank())));
+    let values = LayerValues::new(len, memory, &mut scratch)?;
     let mut checkpoints = Checkpoints::new(
         resume_file,
-        rank_dir.join("values"),
         seeds,
-        span.end - span.start,
+        len,
         options.checkpoint_every.unwrap_or(CHECKPOINT_EVERY),
     );
     let share = Share {
         observer,
-        scale: (size, (span.end - span.start).max(1)),
+        scale: (size, len.max(1)),
     };
-    let solved = kind.engine().visit(SolveLayer {
-        index: &index,
-        lower: &lower,
-        values: values.entries(),
-        plan: &plan,
-        scratch,
-        observer: &share,
-        peers,
-        checkpoints: Some((&mut checkpoints, resumed)),
-    })?;
-    let traffic = Traffic {
-        messages: peers.sum(solved.traffic.messages),
-        lookups: peers.sum(solved.traffic.lookups),
-        bytes: peers.sum(solved.traffic.bytes),
-        ..solved.traffic
+    let solved = match kind.engine() {
+        Engine::Kalah(rules) if acyclic => {
+            solve_acyclic_layer(&rules, &index, &lower, values.entries(), observer)
+                .map_err(BuildError::Memory)?;
+            Solved::default()
+        }
+        engine => engine.visit(SolveLayer {
+            index: &index,
+            lower: &lower,
+            values: values.entries(),
+            plan: &plan,
+            scratch,
+            observer: &share,
+            peers,
+            checkpoints: Some((&mut checkpoints, resumed)),
+        })?,
     };
     shared.write_part(span.start, values.bytes())?;
     drop(values);
@@ -494,12 +375,18 @@ fn build_layer_on(
         path
     };
     peers.barrier();
+    let traffic = (peers.size() > 1).then(|| Traffic {
+        messages: peers.sum(solved.traffic.messages),
+        lookups: peers.sum(solved.traffic.lookups),
+        bytes: peers.sum(solved.traffic.bytes),
+        ..solved.traffic
+    });
     Ok(LayerReport {
         seeds,
         positions: size,
         seconds: Some(started.elapsed().as_secs_f64()),
         path,
-        traffic: Some(traffic),
+        traffic,
         sweep: solved.sweep.map(|sweep| SweepReport {
             misses: peers.sum(sweep.misses),
             read: peers.sum(sweep.read),
@@ -508,6 +395,56 @@ fn build_layer_on(
         compressed: None,
         resumed,
     })
+}
+
+/// How the first pass of a layer built by phases reads the lower layers its moves leave into.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reads {
+    /// At random, in rank order of the layer built (no budget, or lower layers that fit a
+    /// tile: they are then small beside the budget).
+    Random,
+    /// In tiles of at most that many entries ([`crate::sweep`]).
+    Tiles(u64),
+    /// Each rank of a distributed build holds a slice of every lower layer and asks the others
+    /// for the rest ([`crate::owners`]).
+    Owners,
+}
+
+impl Reads {
+    /// The way for layer `index` of `set` within `memory`, the same on every rank (the choice
+    /// is collective): by owners when the ranks are several and every rank's slices of the
+    /// lower layers fit its budget beside its share of the work bytes ([`OWNERS_SHARE`]);
+    /// else in tiles when the lower layers exceed a quarter of the budget ([`TILE_SHARE`]);
+    /// else at random.
+    fn choose(
+        set: &TableSet,
+        index: &LayerIndex,
+        memory: Option<u64>,
+        peers: &dyn Peers,
+    ) -> Result<Reads, TableError> {
+        let seeds = index.seeds();
+        let sizes = (0..seeds)
+            .map(|n| Ok(set.layer(n)?.len()))
+            .collect::<Result<Vec<u64>, TableError>>()?;
+        if peers.size() > 1 {
+            let fits = memory.is_none_or(|m| {
+                Owners::share(&sizes, peers.size()) + index.size().div_ceil(peers.size() as u64)
+                    <= m / OWNERS_SHARE.1 * OWNERS_SHARE.0
+            });
+            // Budgets may differ between machines: every rank the same way.
+            if !peers.any(!fits) {
+                return Ok(Reads::Owners);
+            }
+        }
+        let Some(memory) = memory else {
+            return Ok(Reads::Random);
+        };
+        let tile = (memory / TILE_SHARE).max(1);
+        Ok(match sizes.iter().sum::<u64>() > tile {
+            true => Reads::Tiles(tile),
+            false => Reads::Random,
+        })
+    }
 }
 
 /// The observer of one rank's share of a layer: its progress scaled to the whole layer, so

@@ -18,12 +18,13 @@ pub(crate) struct Lower<'a> {
 /// A move out of the layer, or a finished game's value.
 pub(crate) enum Exit {
     Final(i32),
-    /// `gain + sign * value` of the entry `rank` of lower layer `seeds`.
+    /// A move that gains `gain` and leads to entry `rank` of lower layer `seeds`, the mover
+    /// moving `again` or not ([`granary_rules::exit_value`]).
     Lower {
         seeds: u32,
         rank: u64,
         gain: i32,
-        sign: i32,
+        again: bool,
     },
 }
 
@@ -36,8 +37,12 @@ impl Exit {
                 seeds,
                 rank,
                 gain,
-                sign,
-            } => gain + sign * i32::from(lower.layers[seeds as usize].value(rank)),
+                again,
+            } => granary_rules::exit_value(
+                gain,
+                again,
+                i32::from(lower.layers[seeds as usize].value(rank)),
+            ),
         }
     }
 }

@@ -238,12 +238,7 @@ impl Asks {
 #[inline]
 fn exit(line: u64, value: i8) -> (u64, i32) {
     let gain = i32::from((line >> 8) as u8 as i8);
-    let value = i32::from(value);
-    let exit = if line & 1 == 1 {
-        gain + value
-    } else {
-        gain - value
-    };
+    let exit = granary_rules::exit_value(gain, line & 1 == 1, i32::from(value));
     (line >> 16, exit)
 }
 

@@ -1,5 +1,5 @@
 //! The processes of a distributed build, as the builder sees them: a rank among `size`, and the
-//! collective operations the build needs (exchange, any, sum, min, barrier). One process alone
+//! collective operations the build needs (exchange, any, sum, min, max, broadcast, barrier). One process alone
 //! is [`Solo`]; the MPI ranks of `granary build` under `mpirun` are another implementation (the
 //! `mpi` feature of the `granary` library), so that this crate needs no MPI.
 //!
@@ -42,6 +42,14 @@ pub trait Peers: Sync {
     fn sum(&self, local: u64) -> u64;
     /// The least of what every rank passed.
     fn min(&self, local: u64) -> u64;
+    /// The greatest of what every rank passed.
+    fn max(&self, local: u64) -> u64 {
+        u64::MAX - self.min(u64::MAX - local)
+    }
+    /// What rank 0 passed, on every rank.
+    fn broadcast(&self, local: u64) -> u64 {
+        self.sum(if self.rank() == 0 { local } else { 0 })
+    }
     /// Waits until every rank has called it.
     fn barrier(&self);
 }

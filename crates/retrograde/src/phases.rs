@@ -8,7 +8,7 @@ use std::time::Instant;
 
 use granary_index::LayerIndex;
 use granary_rules::board::byte_sum;
-use granary_rules::{Board, MoveSet, Position, Rules, RulesVisitor};
+use granary_rules::{Board, MoveSet, Position, Rules, RulesVisitor, exit_value};
 use granary_tables::probe::terminal_value;
 use granary_tables::{TableError, prefetch};
 use rayon::prelude::*;
@@ -87,6 +87,65 @@ fn pieces(range: Range<u64>) -> impl ParallelIterator<Item = (u64, u64)> {
         .map(move |p| (start + p * PIECE, (start + (p + 1) * PIECE).min(end)))
 }
 
+/// A move of the first pass: one that stays in the layer, or one that leaves it.
+enum FirstMove {
+    Within,
+    /// Into lower layer `seeds`, at `child`, gaining `gain`, the mover moving `again` or not
+    /// (its value: [`granary_rules::exit_value`] of the child's entry).
+    Exit {
+        seeds: u32,
+        child: Board,
+        gain: i32,
+        again: bool,
+    },
+}
+
+/// The kernel of every first pass (at random, in tiles, by owners): lane `lane` of position
+/// `pos` of layer `n`, played once if it is legal ([`Rules::play_if_legal`]).
+#[inline]
+fn first_move<R: Rules>(rules: &R, pos: &Position, lane: usize, n: u32) -> Option<FirstMove> {
+    let child = rules.play_if_legal(pos, lane)?;
+    let seeds = child.board.seeds(rules.pits());
+    if seeds == n {
+        return Some(FirstMove::Within); // the other player to move, in the layer
+    }
+    let (gain, again) = pos.move_gain(&child);
+    Some(FirstMove::Exit {
+        seeds,
+        child: child.board,
+        gain,
+        again,
+    })
+}
+
+/// Every move of position `pos` of layer `n` through [`first_move`]: calls `exit` for each one
+/// that leaves the layer and returns how many stay in it, or `None` for a finished game (no
+/// legal move).
+#[inline]
+fn first_moves<R: Rules>(
+    rules: &R,
+    pos: &Position,
+    n: u32,
+    mut exit: impl FnMut(u32, Board, i32, bool),
+) -> Option<u8> {
+    let mut legal = false;
+    let mut count = 0u8;
+    for lane in 0..rules.pits() {
+        match first_move(rules, pos, lane, n) {
+            None => continue,
+            Some(FirstMove::Within) => count += 1,
+            Some(FirstMove::Exit {
+                seeds,
+                child,
+                gain,
+                again,
+            }) => exit(seeds, child, gain, again),
+        }
+        legal = true;
+    }
+    legal.then_some(count)
+}
+
 /// [`solve_layer`] for an [`granary_rules::Engine`]'s rules, as their own type
 /// ([`granary_rules::Engine::visit`]: compiled for 6 pits where the board has 6).
 pub(crate) struct SolveLayer<'a> {
@@ -158,7 +217,8 @@ pub(crate) fn solve_layer<R: Rules>(
     });
     let first_phase = match (resume, &checkpoints) {
         (Some(next), Some((c, _))) => {
-            c.restore(work.all()).map_err(PhaseError::Checkpoint)?;
+            c.restore(work.all(), values)
+                .map_err(PhaseError::Checkpoint)?;
             observer.advanced(index.size());
             (next as i8).min(n)
         }
@@ -167,12 +227,8 @@ pub(crate) fn solve_layer<R: Rules>(
     // Rank 0's clock decides for every rank (a collective step: see `crate::resume`).
     let mut save = |work: &WorkBytes, next: i8| match &mut checkpoints {
         Some((c, _)) => {
-            let due = match peers.size() {
-                1 => c.due(),
-                _ => peers.any(peers.rank() == 0 && c.due()),
-            };
-            if due {
-                c.save(work.all(), next as u32)
+            if peers.broadcast(u64::from(c.due())) == 1 {
+                c.save(work.all(), values, next as u32)
                     .map_err(PhaseError::Checkpoint)?;
                 peers.barrier();
             }
@@ -220,6 +276,7 @@ pub(crate) fn solve_layer<R: Rules>(
     if resume.is_none() {
         save(&work, n)?;
     }
+    let phases = scan_phases(values, n);
     for t in (1..=first_phase).rev() {
         observer.phase(t as u32);
         // A pass over every block for the positions resolved by their exits, then over the
@@ -233,7 +290,7 @@ pub(crate) fn solve_layer<R: Rules>(
                 work.load(plan, b)?;
                 let block = Block::new(rules, index, values, base, &work, plan, b, &outbox);
                 if first {
-                    block.scan(t);
+                    block.scan(t, &phases);
                 }
                 outbox.drain(b, |messages| block.apply(messages, t))?;
                 block.finish_pending(t);
@@ -257,6 +314,31 @@ pub(crate) fn solve_layer<R: Rules>(
         Block::new(rules, index, values, base, &work, plan, b, &outbox).zero_unresolved();
     }
     Ok(Solved { traffic, sweep })
+}
+
+/// The bit of phase `t` in a piece's phases ([`scan_phases`]); phases past 63 share bit 63.
+#[inline]
+fn phase_bit(t: i8) -> u64 {
+    1 << i32::from(t).unsigned_abs().min(63)
+}
+
+/// The phases whose scan has something to do in each work piece of `values` (this process's
+/// values, best exits until resolved; pieces of [`PIECE`] positions from its first): the
+/// phase `|e|` of each position whose best exit `e` is not 0, phase `n` for one with no exit.
+/// A scan acts on a position only in that phase (it resolves `+t` at `e = t`, and marks
+/// `EXIT_LOW`, resolving `-t` if no move is left to refute, at `e = -t`), so a phase's scan
+/// skips the pieces without its bit. Resolved positions may set bits too: a scan skips them.
+fn scan_phases(values: &[AtomicI8], n: i8) -> Vec<u64> {
+    values
+        .par_chunks(PIECE as usize)
+        .map(|piece| {
+            piece.iter().fold(0, |bits, e| match e.load(Relaxed) {
+                0 => bits,
+                NO_EXIT => bits | phase_bit(n),
+                e => bits | phase_bit(e),
+            })
+        })
+        .collect()
 }
 
 /// The layer being solved, as its blocks share it.
@@ -520,20 +602,24 @@ impl<'a, R: Rules> Block<'a, R> {
                         u128::from(mover) | u128::from(opponent) << (8 * m),
                     ));
                     for lane in MoveSet(lanes).iter() {
-                        let Some(child) = rules.play_if_legal(&pos, lane) else {
+                        let Some(mv) = first_move(rules, &pos, lane, n) else {
                             continue;
                         };
-                        let seeds = child.board.seeds(m);
                         let work = self.work(q);
                         let w = work.load(Relaxed) | PLAYED;
-                        if seeds == n {
+                        let FirstMove::Exit {
+                            seeds,
+                            child,
+                            gain,
+                            again,
+                        } = mv
+                        else {
                             work.store(w + 1, Relaxed);
                             continue;
-                        }
+                        };
                         work.store(w, Relaxed);
-                        let (gain, again) = pos.move_gain(&child);
                         let layer = lower.layers[seeds as usize];
-                        let rank = layer.index().rank_on(child.board, m);
+                        let rank = layer.index().rank_on(child, m);
                         let entry = match tile.get(seeds, rank) {
                             Some(entry) => entry,
                             None => {
@@ -541,7 +627,7 @@ impl<'a, R: Rules> Block<'a, R> {
                                 layer.try_value(rank)?
                             }
                         };
-                        let exit = gain + if again { 1 } else { -1 } * i32::from(entry);
+                        let exit = exit_value(gain, again, i32::from(entry));
                         let value = self.value(q);
                         if exit > i32::from(value.load(Relaxed)) {
                             value.store(exit as i8, Relaxed);
@@ -582,24 +668,15 @@ impl<'a, R: Rules> Block<'a, R> {
         let mut asks = Asks::new(owners);
         for (i, board) in (first..end).zip(self.index.iter_from(first)) {
             let pos = Position::of_board(board);
-            let moves = rules.legal_moves(&pos);
-            let mut count = 0u8;
-            let mut best = i32::from(NO_EXIT);
-            if moves.is_empty() {
-                best = terminal_value(rules, &pos);
-            }
-            for lane in moves.iter() {
-                let child = rules.play(&pos, lane);
-                let seeds = child.board.seeds(m);
-                if seeds == n {
-                    count += 1;
-                    continue;
-                }
-                let (gain, again) = pos.move_gain(&child);
-                let rank = lower.layers[seeds as usize].index().rank_on(child.board, m);
+            let count = first_moves(rules, &pos, n, |seeds, child, gain, again| {
+                let rank = lower.layers[seeds as usize].index().rank_on(child, m);
                 asks.push(owners, seeds, rank, i, gain, again);
-            }
-            self.work(i).store(count, Relaxed);
+            });
+            let best = match count {
+                Some(_) => i32::from(NO_EXIT),
+                None => terminal_value(rules, &pos),
+            };
+            self.work(i).store(count.unwrap_or(0), Relaxed);
             self.value(i).store(best as i8, Relaxed);
         }
         asks
@@ -612,32 +689,21 @@ impl<'a, R: Rules> Block<'a, R> {
         let m = rules.pits();
         let n = self.index.seeds();
         let pos = Position::of_board(board);
-        let moves = rules.legal_moves(&pos);
-        if moves.is_empty() {
-            exits.push(Exit::Final(terminal_value(rules, &pos)));
-            return 0;
-        }
-        let mut count = 0u8;
-        for lane in moves.iter() {
-            let child = rules.play(&pos, lane);
-            let seeds = child.board.seeds(m);
-            let (gain, again) = pos.move_gain(&child);
-            if seeds == n {
-                count += 1; // within the layer, the other player to move
-                continue;
-            }
-            let sign = if again { 1 } else { -1 };
+        let count = first_moves(rules, &pos, n, |seeds, child, gain, again| {
             let layer = lower.layers[seeds as usize];
-            let rank = layer.index().rank_on(child.board, m);
+            let rank = layer.index().rank_on(child, m);
             layer.prefetch(rank);
             exits.push(Exit::Lower {
                 seeds,
                 rank,
                 gain,
-                sign,
+                again,
             });
-        }
-        count
+        });
+        count.unwrap_or_else(|| {
+            exits.push(Exit::Final(terminal_value(rules, &pos)));
+            0
+        })
     }
 
     /// Phase `t`'s scan: the positions its exits resolve (best exit `t`, or at most `-t` with
@@ -647,8 +713,11 @@ impl<'a, R: Rules> Block<'a, R> {
     /// The mark and the last refutation of a position's moves may come from two threads: each is
     /// an atomic read-modify-write of the work byte, and whichever comes second sees the other
     /// and resolves the position.
-    fn scan(&self, t: i8) {
-        pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
+    fn scan(&self, t: i8, phases: &[u64]) {
+        let bit = phase_bit(t);
+        let pieces = pieces(self.range.clone())
+            .filter(|&(first, _)| phases[((first - self.base) / PIECE) as usize] & bit != 0);
+        pieces.for_each_init(Local::default, |local, (first, end)| {
             for i in first..end {
                 let w = self.work(i).load(Relaxed);
                 if w & RESOLVED != 0 {

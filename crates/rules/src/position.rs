@@ -129,3 +129,13 @@ impl Position {
         ]
     }
 }
+
+/// The value of a move for its mover: what it `gain`ed, plus the value of the position it led
+/// to (`child`, for the player to move there), negated when the other player moves next
+/// (`again` false). The one statement of the value convention of tables and search
+/// ([`Position::move_gain`] gives `gain` and `again`).
+#[inline]
+#[must_use]
+pub fn exit_value(gain: i32, again: bool, child: i32) -> i32 {
+    if again { gain + child } else { gain - child }
+}

@@ -58,11 +58,7 @@ pub fn move_value<R: Rules>(
     let child = rules.play(pos, lane);
     let child_value = position_value(set, rules, &child)?;
     let (gain, again) = pos.move_gain(&child);
-    Ok(if again {
-        gain + child_value
-    } else {
-        gain - child_value
-    })
+    Ok(granary_rules::exit_value(gain, again, child_value))
 }
 
 /// Best moves from `pos` (the lowest pit among equals) until the game ends, a position repeats

@@ -186,7 +186,8 @@ pub struct BuildArgs {
     pub compress: bool,
     /// Seconds between checkpoints of a layer built by phases (awari, abapa, large Kalah): a
     /// build stopped in the middle of a layer and run again resumes from its last checkpoint
-    /// (`<layer>.tbl.resume`; under MPI one a rank, resumed with the same ranks) [default: 600].
+    /// (`<layer>.tbl.work/r<rank>-<first>.resume`, one a rank; resumed with the same ranks,
+    /// budget and threads) [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub checkpoint_every: Option<u64>,
     /// No progress bars or per-layer lines.

@@ -3,8 +3,10 @@
 //!
 //! # What lives where
 //! ```text
-//!   values (1 byte a position)  the output file's map, touched one block at a time
-//!                               (file-backed pages: the kernel writes them back and drops them)
+//!   values (1 byte a position)  anonymous memory (huge pages) when they fit a quarter of the
+//!                               budget ([`VALUES_SHARE`]), else a mapped scratch file
+//!                               (file-backed pages: the kernel writes them back and drops
+//!                               them); the layer's file is written from them once, in order
 //!   work bytes (1 byte)         one block: in anonymous memory (huge pages); several
 //!                               blocks: all in a scratch file, mapped, one block in use
 //!                               at a time (file-backed pages, as the values)
@@ -35,7 +37,7 @@
 //! - `plan`: the cut of a layer into blocks for a budget ([`BlockPlan`]).
 //! - `scratch`: the scratch directory and its files' errors ([`ScratchError`]).
 //! - `work`: the work bytes, one block in memory or every block in a mapped file.
-//! - `values`: a rank's values in a scratch file (distributed builds).
+//! - `values`: the values of the layer (a rank's share) being built ([`LayerValues`]).
 //! - `outbox`: the messages to parents in other blocks ([`LOCAL_MESSAGES`] a thread at once).
 
 mod outbox;
@@ -49,4 +51,6 @@ pub(crate) use outbox::{LOST, Outbox};
 pub use plan::BlockPlan;
 pub(crate) use scratch::Scratch;
 pub use scratch::ScratchError;
+pub(crate) use values::LayerValues;
+pub use values::VALUES_SHARE;
 pub(crate) use work::{WorkBytes, WorkError};

@@ -8,8 +8,8 @@
 //!                 its first block's first position (`WorkBytes`)
 //!   messages-<b>  the messages spilled for block b: u32s, little-endian, in the order spilled
 //!                 (`Outbox`)
-//!   values        a rank's values in a distributed build, one i8 a position, from the rank's
-//!                 first position (`RankValues`)
+//!   values        the values of this process's share when they do not fit the budget, one
+//!                 i8 a position, from the share's first position (`LayerValues`)
 //! ```
 
 use std::fs::File;
@@ -30,19 +30,8 @@ impl Scratch {
         Scratch { dir, made: false }
     }
 
-    /// The scratch files under `dir` as a stopped build left them, for a build that resumes
-    /// from a checkpoint ([`crate::resume`]): its values are kept ([`Scratch::values`]).
-    pub(crate) fn reuse(dir: PathBuf) -> Scratch {
-        Scratch { dir, made: false }
-    }
-
     /// The scratch file `name`, emptied.
     pub(super) fn file(&mut self, name: &str) -> std::io::Result<(File, PathBuf)> {
-        self.open(name, true)
-    }
-
-    /// The scratch file `name`, emptied if `empty` (else as it is; made if missing).
-    pub(super) fn open(&mut self, name: &str, empty: bool) -> std::io::Result<(File, PathBuf)> {
         if !self.made {
             std::fs::create_dir_all(&self.dir)?;
             self.made = true;
@@ -52,7 +41,7 @@ impl Scratch {
             .read(true)
             .write(true)
             .create(true)
-            .truncate(empty)
+            .truncate(true)
             .open(&path)?;
         Ok((file, path))
     }

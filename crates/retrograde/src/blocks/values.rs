@@ -1,24 +1,22 @@
-//! The values of one rank's share of a layer in a distributed build: `len` bytes (one `i8` a
-//! position, from the rank's first position) in the scratch file `values`, mapped shared, its
-//! space reserved before it is mapped (file-backed pages: they leave the budget free).
+//! The values of one rank's share of a layer being built (one process alone: the whole layer),
+//! one `i8` a position from the share's first position: in anonymous memory (huge pages) when
+//! they fit a quarter of the budget ([`VALUES_SHARE`]) or there is none; else in the scratch
+//! file `values`, mapped shared, its space reserved before it is mapped (file-backed pages: they
+//! leave the budget free). Either way the layer's file is written from them once, in order.
+
+use std::sync::atomic::AtomicI8;
+
+use granary_tables::AnonAtomics;
 
 use super::scratch::{Scratch, ScratchError, at};
 
 impl Scratch {
-    /// A rank's values in a distributed build: `len` bytes in the scratch file `values`, its
-    /// space reserved before it is mapped (file-backed pages: they leave the budget free).
-    /// `kept`: the values a stopped build left there, for a build resumed from its checkpoint
-    /// (the file must then have `len` bytes).
-    pub(crate) fn values(&mut self, len: u64, kept: bool) -> Result<RankValues, ScratchError> {
+    /// `len` values in the scratch file `values`, its space reserved before it is mapped.
+    fn values(&mut self, len: u64) -> Result<RankValues, ScratchError> {
         if len == 0 {
             return Ok(RankValues { map: None });
         }
-        let (file, path) = self.open("values", !kept).map_err(at(&self.dir))?;
-        if kept && file.metadata().map_err(at(&path))?.len() != len {
-            return Err(at(&path)(std::io::Error::other(
-                "not the values of the checkpoint (another length)",
-            )));
-        }
+        let (file, path) = self.file("values").map_err(at(&self.dir))?;
         granary_tables::writer::reserve(&file, len).map_err(at(&path))?;
         let map = memmap2::MmapOptions::new()
             .len(len as usize)
@@ -28,7 +26,54 @@ impl Scratch {
     }
 }
 
-/// The values of one rank's share of a layer (see [`Scratch::values`]).
+/// The share of a budget that a rank's values may take in anonymous memory: a quarter (the work
+/// bytes take half).
+pub const VALUES_SHARE: u64 = 4;
+
+/// The values of a rank's share of the layer being built (see the module documentation).
+#[derive(Debug)]
+pub(crate) enum LayerValues {
+    Memory(AnonAtomics<AtomicI8>),
+    Mapped(RankValues),
+}
+
+impl LayerValues {
+    /// `len` zeroed values, within `memory` bytes if given.
+    pub(crate) fn new(
+        len: u64,
+        memory: Option<u64>,
+        scratch: &mut Scratch,
+    ) -> Result<LayerValues, ScratchError> {
+        if memory.is_none_or(|m| len <= m / VALUES_SHARE)
+            && let Ok(cells) = AnonAtomics::new(len as usize)
+        {
+            return Ok(LayerValues::Memory(cells));
+        }
+        scratch.values(len).map(LayerValues::Mapped)
+    }
+
+    /// The values, for threads to fill.
+    pub(crate) fn entries(&self) -> &[AtomicI8] {
+        match self {
+            LayerValues::Memory(cells) => cells.cells(),
+            LayerValues::Mapped(values) => values.entries(),
+        }
+    }
+
+    /// The values as bytes, once no thread writes them.
+    pub(crate) fn bytes(&self) -> &[u8] {
+        match self {
+            LayerValues::Memory(cells) => {
+                // SAFETY: the mapping holds `len()` bytes (one an `AtomicI8`) and lives as long
+                // as `self`; it is read after the threads that wrote it have finished.
+                unsafe { std::slice::from_raw_parts(cells.raw().as_ptr(), cells.len()) }
+            }
+            LayerValues::Mapped(values) => values.bytes(),
+        }
+    }
+}
+
+/// Values in a scratch file (see [`Scratch::values`]).
 #[derive(Debug)]
 pub(crate) struct RankValues {
     map: Option<memmap2::MmapRaw>,
@@ -36,7 +81,7 @@ pub(crate) struct RankValues {
 
 impl RankValues {
     /// The values, for threads to fill.
-    pub(crate) fn entries(&self) -> &[std::sync::atomic::AtomicI8] {
+    fn entries(&self) -> &[AtomicI8] {
         let Some(map) = &self.map else {
             return &[];
         };
@@ -47,7 +92,7 @@ impl RankValues {
     }
 
     /// The values as bytes, once no thread writes them.
-    pub(crate) fn bytes(&self) -> &[u8] {
+    fn bytes(&self) -> &[u8] {
         let Some(map) = &self.map else {
             return &[];
         };
