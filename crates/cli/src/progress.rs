@@ -177,6 +177,7 @@ impl granary::Observer for Terminal {
                 sweep,
                 compressed,
                 resumed,
+                counts,
             } => {
                 if let Some(bar) = self.bar().take() {
                     bar.finish_and_clear();
@@ -234,8 +235,19 @@ impl granary::Observer for Terminal {
                             }
                         )
                     });
+                    let counts = counts.map_or(String::new(), |c| {
+                        let each = |x: u64| x as f64 / positions.max(1) as f64;
+                        format!(
+                            "; {} phases, a position: {:.1} scanned, {:.2} resolved, {:.2} parents, {:.2} bytes written",
+                            c.phases,
+                            each(c.scanned),
+                            each(c.resolved),
+                            each(c.parents),
+                            each(c.written)
+                        )
+                    });
                     eprintln!(
-                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){resumed}{anon}{traffic}{sweep}{compressed}"
+                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){resumed}{anon}{traffic}{sweep}{counts}{compressed}"
                     );
                 }
             }

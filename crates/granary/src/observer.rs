@@ -41,6 +41,9 @@ pub enum Event<'a> {
         /// The phase a stopped build of the layer was resumed at.
         #[serde(skip_serializing_if = "Option::is_none")]
         resumed: Option<u32>,
+        /// What the phases did, counted (`None`: not built by phases).
+        #[serde(skip)]
+        counts: Option<granary_retrograde::PhaseCounts>,
     },
     /// A pass of MTD(f) on root move `pit`: its value lies in `lower..=upper`. `nodes` and
     /// `seconds` count from the start of the search.
@@ -121,6 +124,7 @@ impl granary_retrograde::BuildObserver for BuildEvents<'_> {
             sweep: r.sweep,
             compressed: r.compressed,
             resumed: r.resumed,
+            counts: r.counts,
         });
     }
 }

@@ -6,6 +6,7 @@ use std::time::Instant;
 use granary_index::LayerIndex;
 use granary_rules::Engine;
 use granary_tables::compress::{CompressOptions, compress_layer};
+use granary_tables::format::HEADER_LEN;
 use granary_tables::{Layer, SharedLayer, TableError, TableKind, TableSet};
 
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
@@ -14,7 +15,7 @@ use crate::lower::Lower;
 use crate::owners::Owners;
 use crate::peers::{Peers, Solo, Traffic};
 use crate::phases::{PhaseError, SolveLayer, Solved};
-use crate::report::{BuildObserver, LayerReport};
+use crate::report::{BuildObserver, LayerReport, PhaseCounts};
 use crate::resume::Checkpoints;
 use crate::sweep::SweepReport;
 
@@ -167,6 +168,7 @@ pub fn build_layers_on(
                 sweep: None,
                 compressed: None,
                 resumed: None,
+                counts: None,
             }
         };
         // Compressed before the set opens it: an open layer would keep the old file's space.
@@ -394,6 +396,15 @@ pub fn build_layer(
         }),
         compressed: None,
         resumed,
+        counts: (!acyclic).then(|| PhaseCounts {
+            phases: solved.counts.phases,
+            scanned: peers.sum(solved.counts.scanned),
+            resolved: peers.sum(solved.counts.resolved),
+            parents: peers.sum(solved.counts.parents),
+            written: HEADER_LEN as u64
+                + size
+                + peers.sum(u64::from(checkpoints.written) * Checkpoints::bytes(len)),
+        }),
     })
 }
 

@@ -70,7 +70,7 @@ pub use build::{
     BuildError, BuildOptions, build_layer, build_layers, build_layers_on, thread_pool,
 };
 pub use peers::{Peers, Solo, Traffic};
-pub use report::{BuildObserver, LayerReport};
+pub use report::{BuildObserver, LayerReport, PhaseCounts};
 pub use sweep::SweepReport;
 
 /// Positions a work piece.

@@ -121,6 +121,11 @@ impl Checkpoints {
         Ok(())
     }
 
+    /// The bytes of a checkpoint of a share of `entries` positions.
+    pub(crate) fn bytes(entries: u64) -> u64 {
+        HEADER as u64 + 2 * entries
+    }
+
     /// Whether the last checkpoint is at least `every` old.
     pub(crate) fn due(&self) -> bool {
         self.last.elapsed() >= self.every

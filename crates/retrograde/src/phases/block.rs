@@ -1,0 +1,284 @@
+//! One block of a layer being solved by the phases: the scan of a phase, the messages from other
+//! blocks applied, and the propagation of what they resolve to the parents (un-moves).
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, AtomicU64, Ordering::Relaxed};
+
+use granary_index::LayerIndex;
+use granary_rules::{Board, Rules};
+use granary_tables::prefetch;
+use rayon::prelude::*;
+
+use super::{BATCH, COUNT, EXIT_LOW, MESSAGE_CHUNK, PENDING, RESOLVED, Solving, phase_bit, pieces};
+use crate::PIECE;
+use crate::blocks::{BlockPlan, LOCAL_MESSAGES, LOST, Outbox, WorkBytes};
+use crate::report::PhaseCounts;
+use crate::unmove::for_each_parent;
+
+/// One block of a layer being solved: its rules, index, values (best exits until resolved;
+/// the whole layer's) and work bytes (the block's).
+pub(super) struct Block<'a, R> {
+    pub(super) rules: &'a R,
+    pub(super) index: &'a LayerIndex,
+    /// The values of this process's blocks, from rank `base` on.
+    pub(super) values: &'a [AtomicI8],
+    pub(super) base: u64,
+    pub(super) work: &'a [AtomicU8],
+    pub(super) plan: &'a BlockPlan,
+    pub(super) range: Range<u64>,
+    pub(super) outbox: &'a Outbox,
+    /// Some position was resolved and left unpropagated (a thread's stack was full).
+    pub(super) pending: AtomicBool,
+    /// Positions scanned, resolved and parents generated (threads add their [`Local`]'s).
+    counted: [AtomicU64; 3],
+}
+
+/// What a thread carries through a pass: resolved positions to propagate, parents gathered for
+/// a batch, and messages for other blocks.
+#[derive(Default)]
+struct Local {
+    stack: Vec<(Board, i8)>,
+    batch: Vec<(u64, Board, bool)>,
+    messages: Vec<(u32, u32)>,
+    /// Positions scanned, resolved and parents generated, not yet added to the block's.
+    counted: [u64; 3],
+}
+
+impl<'a, R: Rules> Block<'a, R> {
+    /// Block `b` of `layer`, whose work bytes are those in use in `work`.
+    pub(super) fn new(layer: &Solving<'a, R>, work: &'a WorkBytes, b: usize) -> Self {
+        Block {
+            rules: layer.rules,
+            index: layer.index,
+            values: layer.values,
+            base: layer.base,
+            work: work.entries(),
+            plan: layer.plan,
+            range: layer.plan.range(b),
+            outbox: layer.outbox,
+            pending: AtomicBool::new(false),
+            counted: Default::default(),
+        }
+    }
+
+    /// Adds this block's counts to `counts`.
+    pub(super) fn count(&self, counts: &mut PhaseCounts) {
+        let [scanned, resolved, parents] = self.counted.each_ref().map(|c| c.load(Relaxed));
+        counts.scanned += scanned;
+        counts.resolved += resolved;
+        counts.parents += parents;
+    }
+
+    /// The end of a thread's share of a pass: its messages handed to the outbox, its counts
+    /// added to the block's.
+    fn done(&self, local: &mut Local) {
+        self.outbox.deliver(&mut local.messages);
+        for (total, c) in self.counted.iter().zip(&mut local.counted) {
+            total.fetch_add(std::mem::take(c), Relaxed);
+        }
+    }
+
+    #[inline]
+    pub(super) fn work(&self, rank: u64) -> &AtomicU8 {
+        &self.work[(rank - self.range.start) as usize]
+    }
+
+    #[inline]
+    pub(super) fn value(&self, rank: u64) -> &AtomicI8 {
+        &self.values[(rank - self.base) as usize]
+    }
+
+    /// Phase `t`'s scan: the positions its exits resolve (best exit `t`, or at most `-t` with
+    /// every move within the layer known to lead to a positive position: `-t`), and their
+    /// propagation; marks `EXIT_LOW` where the best exit is at most `-t`.
+    ///
+    /// The mark and the last refutation of a position's moves may come from two threads: each is
+    /// an atomic read-modify-write of the work byte, and whichever comes second sees the other
+    /// and resolves the position.
+    pub(super) fn scan(&self, t: i8, phases: &[u64]) {
+        let bit = phase_bit(t);
+        let pieces = pieces(self.range.clone())
+            .filter(|&(first, _)| phases[((first - self.base) / PIECE) as usize] & bit != 0);
+        pieces.for_each_init(Local::default, |local, (first, end)| {
+            local.counted[0] += end - first;
+            for i in first..end {
+                let w = self.work(i).load(Relaxed);
+                if w & RESOLVED != 0 {
+                    continue;
+                }
+                let exit = self.value(i).load(Relaxed);
+                let value = if exit == t {
+                    t
+                } else if exit <= -t {
+                    let w = if w & EXIT_LOW == 0 {
+                        self.work(i).fetch_or(EXIT_LOW, Relaxed)
+                    } else {
+                        w
+                    };
+                    if w & COUNT != 0 {
+                        continue;
+                    }
+                    -t
+                } else {
+                    continue;
+                };
+                self.resolve(i, value, || self.index.unrank(i), &mut local.stack);
+                self.propagate(local, t);
+            }
+            self.done(local);
+        });
+    }
+
+    /// Applies messages from other blocks (see [`crate::blocks`]) and propagates what they
+    /// resolve.
+    pub(super) fn apply(&self, messages: &[u32], t: i8) {
+        messages
+            .par_chunks(MESSAGE_CHUNK)
+            .for_each_init(Local::default, |local, chunk| {
+                for &m in chunk {
+                    let q = self.range.start + u64::from(m & !LOST);
+                    prefetch(self.work(q));
+                    if m & LOST != 0 {
+                        prefetch(self.value(q));
+                    }
+                }
+                for &m in chunk {
+                    let q = self.range.start + u64::from(m & !LOST);
+                    self.inform(
+                        q,
+                        || self.index.unrank(q),
+                        m & LOST != 0,
+                        t,
+                        &mut local.stack,
+                    );
+                    if local.stack.len() >= BATCH {
+                        self.propagate(local, t);
+                    }
+                }
+                self.propagate(local, t);
+                self.done(local);
+            });
+    }
+
+    /// Propagates the positions left pending (resolved when a stack was full), until none is.
+    pub(super) fn finish_pending(&self, t: i8) {
+        while self.pending.swap(false, Relaxed) {
+            pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
+                for i in first..end {
+                    if self.work(i).load(Relaxed) & PENDING != 0 {
+                        self.work(i).fetch_and(!PENDING, Relaxed);
+                        local
+                            .stack
+                            .push((self.index.unrank(i), self.value(i).load(Relaxed)));
+                        self.propagate(local, t);
+                    }
+                }
+                self.done(local);
+            });
+        }
+    }
+
+    /// What is still unresolved after the last phase is worth 0.
+    pub(super) fn zero_unresolved(&self) {
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            for i in first..end {
+                if self.work(i).load(Relaxed) & RESOLVED == 0 {
+                    self.value(i).store(0, Relaxed);
+                }
+            }
+        });
+    }
+
+    /// Marks position `i` resolved with `value` unless it already is, and queues its board
+    /// (`board()` gives it; callers that hold it need not unrank).
+    #[inline]
+    fn resolve(
+        &self,
+        i: u64,
+        value: i8,
+        board: impl FnOnce() -> Board,
+        stack: &mut Vec<(Board, i8)>,
+    ) {
+        if self.work(i).fetch_or(RESOLVED, Relaxed) & RESOLVED != 0 {
+            return;
+        }
+        self.value(i).store(value, Relaxed);
+        if stack.len() < self.plan.stack {
+            stack.push((board(), value));
+        } else {
+            self.work(i).fetch_or(PENDING, Relaxed);
+            self.pending.store(true, Relaxed);
+        }
+    }
+
+    /// Tells parent `q` (in this block) that a child resolved in phase `t` was lost (the parent
+    /// is won: `+t`) or won (one move fewer to refute; when none is left and its best exit is at
+    /// most `-t`, `EXIT_LOW`, the parent is lost: `-t`; if the scan has not marked it yet, the
+    /// scan resolves it).
+    #[inline]
+    fn inform(
+        &self,
+        q: u64,
+        parent: impl FnOnce() -> Board,
+        child_lost: bool,
+        t: i8,
+        stack: &mut Vec<(Board, i8)>,
+    ) {
+        let w = self.work(q);
+        if w.load(Relaxed) & RESOLVED != 0 {
+            return;
+        }
+        if child_lost {
+            self.resolve(q, t, parent, stack);
+        } else {
+            let before = w.fetch_sub(1, Relaxed);
+            if before & (COUNT | RESOLVED) == 1 && before & EXIT_LOW != 0 {
+                self.resolve(q, -t, parent, stack);
+            }
+        }
+    }
+
+    /// Informs the parents of every queued position (resolved as `+t` or `-t`) in phase `t`:
+    /// those in this block now, the others by message.
+    ///
+    /// Parents are random accesses into the block: they are gathered for a batch of children and
+    /// prefetched before any is updated, so the cache misses overlap.
+    fn propagate(&self, local: &mut Local, t: i8) {
+        let Local {
+            stack,
+            batch,
+            messages,
+            counted,
+        } = local;
+        while !stack.is_empty() {
+            batch.clear();
+            for _ in 0..BATCH {
+                let Some((child, value)) = stack.pop() else {
+                    break;
+                };
+                let lost = value == -t;
+                counted[1] += 1;
+                for_each_parent(self.rules, self.index, child, |parent, _| {
+                    counted[2] += 1;
+                    let q = self.index.rank_on(parent, self.rules.pits());
+                    if self.range.contains(&q) {
+                        prefetch(self.work(q));
+                        if lost {
+                            prefetch(self.value(q));
+                        }
+                        batch.push((q, parent, lost));
+                    } else {
+                        let (b, offset) = self.plan.locate(q);
+                        messages.push((b as u32, offset | if lost { LOST } else { 0 }));
+                    }
+                });
+            }
+            for &(q, parent, child_lost) in batch.iter() {
+                self.inform(q, || parent, child_lost, t, stack);
+            }
+            if messages.len() >= LOCAL_MESSAGES {
+                self.outbox.deliver(messages);
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+//! The first pass of a layer built by phases: each position's count of moves within the layer
+//! (its work byte) and best exit (its value byte: the best value among its moves that leave the
+//! layer, a finished game's final value, or none), by one of three strategies, one a module:
+//!
+//! - `random`: the lower layers read at random, positions in rank order (they fit the memory);
+//! - `tiles`: the lower layers read in tiles, each once a block and in order ([`crate::sweep`]);
+//! - `owners`: a distributed build's ranks ask each lower-layer entry of the rank that holds it
+//!   ([`crate::owners`]).
+//!
+//! All three play a position's moves through one kernel, [`first_move`] (each legal move
+//! played once), and value an exit by [`granary_rules::exit_value`]: the same counts and best
+//! exits whichever reads the lower layers.
+
+use granary_rules::{Board, Position, Rules};
+
+pub(super) mod owners;
+pub(super) mod random;
+pub(super) mod tiles;
+
+/// A move of the first pass: one that stays in the layer, or one that leaves it.
+enum FirstMove {
+    Within,
+    /// Into lower layer `seeds`, at `child`, gaining `gain`, the mover moving `again` or not
+    /// (its value: [`granary_rules::exit_value`] of the child's entry).
+    Exit {
+        seeds: u32,
+        child: Board,
+        gain: i32,
+        again: bool,
+    },
+}
+
+/// The kernel of every first pass (at random, in tiles, by owners): lane `lane` of position
+/// `pos` of layer `n`, played once if it is legal ([`Rules::play_if_legal`]).
+#[inline]
+fn first_move<R: Rules>(rules: &R, pos: &Position, lane: usize, n: u32) -> Option<FirstMove> {
+    let child = rules.play_if_legal(pos, lane)?;
+    let seeds = child.board.seeds(rules.pits());
+    if seeds == n {
+        return Some(FirstMove::Within); // the other player to move, in the layer
+    }
+    let (gain, again) = pos.move_gain(&child);
+    Some(FirstMove::Exit {
+        seeds,
+        child: child.board,
+        gain,
+        again,
+    })
+}
+
+/// Every move of position `pos` of layer `n` through [`first_move`]: calls `exit` for each one
+/// that leaves the layer and returns how many stay in it, or `None` for a finished game (no
+/// legal move).
+#[inline]
+fn first_moves<R: Rules>(
+    rules: &R,
+    pos: &Position,
+    n: u32,
+    mut exit: impl FnMut(u32, Board, i32, bool),
+) -> Option<u8> {
+    let mut legal = false;
+    let mut count = 0u8;
+    for lane in 0..rules.pits() {
+        match first_move(rules, pos, lane, n) {
+            None => continue,
+            Some(FirstMove::Within) => count += 1,
+            Some(FirstMove::Exit {
+                seeds,
+                child,
+                gain,
+                again,
+            }) => exit(seeds, child, gain, again),
+        }
+        legal = true;
+    }
+    legal.then_some(count)
+}

@@ -1,0 +1,136 @@
+//! The first pass reading the lower layers in tiles ([`crate::sweep`]): for each tile, the
+//! moves of every position of the block whose sowing lands in it.
+
+use std::ops::Range;
+use std::sync::atomic::Ordering::Relaxed;
+
+use granary_rules::board::byte_sum;
+use granary_rules::{Board, MoveSet, Position, Rules, exit_value};
+use granary_tables::TableError;
+use granary_tables::probe::terminal_value;
+use rayon::prelude::*;
+
+use super::{FirstMove, first_move};
+use crate::blocks::WorkBytes;
+use crate::lower::Lower;
+use crate::phases::block::Block;
+use crate::phases::{NO_EXIT, PLAYED, PhaseError, Solving, pieces};
+use crate::report::BuildObserver;
+use crate::sweep::{Misses, SweepReport, Tiles, groups};
+
+/// The first pass of this process's blocks `owned`, block by block, each reading every tile.
+pub(in crate::phases) fn pass<R: Rules>(
+    layer: &Solving<'_, R>,
+    work: &mut WorkBytes,
+    owned: Range<usize>,
+    tiles: &Tiles,
+) -> Result<SweepReport, PhaseError> {
+    let mut report = SweepReport {
+        tiles: tiles.count(),
+        ..SweepReport::default()
+    };
+    let mut buf = Vec::new();
+    for b in owned {
+        work.load(layer.plan, b)?;
+        let block = layer.block(work, b);
+        report.misses += block.init_swept(tiles, layer.lower, &mut buf, layer.observer)?;
+        report.read += tiles.entries();
+        work.save(layer.plan, b)?;
+    }
+    Ok(report)
+}
+
+impl<R: Rules> Block<'_, R> {
+    /// The first pass read against the lower layers in tiles ([`crate::sweep`]): the same
+    /// count and best exit for each position as [`Block::init`]. Returns the exits read outside
+    /// their tile.
+    fn init_swept(
+        &self,
+        tiles: &Tiles,
+        lower: &Lower<'_>,
+        buf: &mut Vec<u8>,
+        observer: &dyn BuildObserver,
+    ) -> Result<u64, TableError> {
+        let (rules, index) = (self.rules, self.index);
+        let m = rules.pits();
+        let n = index.seeds();
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            for i in first..end {
+                self.work(i).store(0, Relaxed);
+                self.value(i).store(NO_EXIT, Relaxed);
+            }
+        });
+        let groups = groups(index, self.range.clone());
+        let misses = Misses::default();
+        let len = self.range.end - self.range.start;
+        let count = tiles.count() as u64;
+        for t in 0..tiles.count() {
+            let tile = tiles.load(t, lower, buf)?;
+            groups.par_iter().try_for_each(|&(opponent, start)| {
+                let mut missed = 0;
+                let whole = self.range.start <= start
+                    && start + index.rows(n - byte_sum(opponent)) <= self.range.end;
+                for (mover, lanes) in tiles.candidates(t, n - byte_sum(opponent)) {
+                    let q = start + index.row_rank(mover);
+                    if !whole && !self.range.contains(&q) {
+                        continue;
+                    }
+                    let pos = Position::of_board(Board(
+                        u128::from(mover) | u128::from(opponent) << (8 * m),
+                    ));
+                    for lane in MoveSet(lanes).iter() {
+                        let Some(mv) = first_move(rules, &pos, lane, n) else {
+                            continue;
+                        };
+                        let work = self.work(q);
+                        let w = work.load(Relaxed) | PLAYED;
+                        let FirstMove::Exit {
+                            seeds,
+                            child,
+                            gain,
+                            again,
+                        } = mv
+                        else {
+                            work.store(w + 1, Relaxed);
+                            continue;
+                        };
+                        work.store(w, Relaxed);
+                        let layer = lower.layers[seeds as usize];
+                        let rank = layer.index().rank_on(child, m);
+                        let entry = match tile.get(seeds, rank) {
+                            Some(entry) => entry,
+                            None => {
+                                missed += 1;
+                                layer.try_value(rank)?
+                            }
+                        };
+                        let exit = exit_value(gain, again, i32::from(entry));
+                        let value = self.value(q);
+                        if exit > i32::from(value.load(Relaxed)) {
+                            value.store(exit as i8, Relaxed);
+                        }
+                    }
+                }
+                misses.add(missed);
+                Ok::<(), TableError>(())
+            })?;
+            let t = t as u64;
+            observer.advanced(len * (t + 1) / count - len * t / count);
+        }
+        // A position where no move was played is a finished game.
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            for i in first..end {
+                let w = self.work(i).load(Relaxed);
+                if w & PLAYED == 0 {
+                    let pos = Position::of_board(index.unrank(i));
+                    debug_assert!(rules.legal_moves(&pos).is_empty());
+                    self.value(i)
+                        .store(terminal_value(rules, &pos) as i8, Relaxed);
+                } else {
+                    self.work(i).store(w & !PLAYED, Relaxed);
+                }
+            }
+        });
+        Ok(misses.get())
+    }
+}
