@@ -9,7 +9,9 @@ use granary_rules::{Board, Rules};
 use granary_tables::prefetch;
 use rayon::prelude::*;
 
-use super::{BATCH, COUNT, EXIT_LOW, MESSAGE_CHUNK, PENDING, RESOLVED, Solving, phase_bit, pieces};
+use super::{
+    BATCH, COUNT, EXIT_LOW, MESSAGE_CHUNK, NO_EXIT, PENDING, RESOLVED, Solving, phase_bit, pieces,
+};
 use crate::PIECE;
 use crate::blocks::{BlockPlan, LOCAL_MESSAGES, LOST, Outbox, WorkBytes};
 use crate::report::PhaseCounts;
@@ -92,6 +94,13 @@ impl<'a, R: Rules> Block<'a, R> {
     /// every move within the layer known to lead to a positive position: `-t`), and their
     /// propagation; marks `EXIT_LOW` where the best exit is at most `-t`.
     ///
+    /// A position's exit concerns one phase only: `t` resolves it at `e = t`; `e = -t` marks it
+    /// (and resolves it if no move is left to refute: a later refutation of its last move
+    /// resolves it through the mark); a position with no exit is marked in the first phase.
+    /// So the scan visits the pieces with such exits ([`super::scan_phases`]) and, in them, the
+    /// positions whose value byte is `t`, `-t` or (first phase) none, eight bytes compared at
+    /// once.
+    ///
     /// The mark and the last refutation of a position's moves may come from two threads: each is
     /// an atomic read-modify-write of the work byte, and whichever comes second sees the other
     /// and resolves the position.
@@ -99,9 +108,21 @@ impl<'a, R: Rules> Block<'a, R> {
         let bit = phase_bit(t);
         let pieces = pieces(self.range.clone())
             .filter(|&(first, _)| phases[((first - self.base) / PIECE) as usize] & bit != 0);
+        // The value bytes a scan acts on (an unresolved position's is its best exit): `t`, `-t`,
+        // and in the first phase none. Any other best exit is acted on in another phase.
+        let n = self.index.seeds() as i8;
+        let targets = [t, -t, if t == n { NO_EXIT } else { t }].map(|b| b as u8);
         pieces.for_each_init(Local::default, |local, (first, end)| {
+            let values = &self.values[(first - self.base) as usize..(end - self.base) as usize];
             local.counted[0] += end - first;
-            for i in first..end {
+            let found = values.chunks(8).enumerate().flat_map(|(c, eight)| {
+                let word = eight.iter().enumerate().fold(0u64, |word, (j, v)| {
+                    word | u64::from(v.load(Relaxed) as u8) << (8 * j)
+                });
+                let hits = targets.iter().fold(0, |m, &b| m | bytes_equal(word, b));
+                BitBytes(hits).map(move |j| first + 8 * c as u64 + j)
+            });
+            for i in found {
                 let w = self.work(i).load(Relaxed);
                 if w & RESOLVED != 0 {
                     continue;
@@ -278,6 +299,49 @@ impl<'a, R: Rules> Block<'a, R> {
             }
             if messages.len() >= LOCAL_MESSAGES {
                 self.outbox.deliver(messages);
+            }
+        }
+    }
+}
+
+/// The bytes of `word` equal to `b`: the high bit of each (exact: no carry crosses bytes).
+#[inline]
+fn bytes_equal(word: u64, b: u8) -> u64 {
+    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let x = word ^ (u64::from(b) * 0x0101_0101_0101_0101);
+    !(((x & LOW) + LOW) | x | LOW)
+}
+
+/// The byte numbers of the high bits set in a word, lowest first.
+struct BitBytes(u64);
+
+impl Iterator for BitBytes {
+    type Item = u64;
+
+    #[inline]
+    fn next(&mut self) -> Option<u64> {
+        (self.0 != 0).then(|| {
+            let j = u64::from(self.0.trailing_zeros() / 8);
+            self.0 &= self.0 - 1;
+            j
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bytes_equal_finds_exactly_the_equal_bytes() {
+        for b in [0u8, 1, 7, 0x7f, 0x80, 0xdc, 0xff] {
+            for word in [0u64, u64::MAX, 0x0001_ff80_7f07_dc24, 0x8080_0101_0000_ffff] {
+                let expected = (0..8)
+                    .filter(|&j| (word >> (8 * j)) as u8 == b)
+                    .fold(0, |m, j| m | 0x80 << (8 * j));
+                assert_eq!(bytes_equal(word, b), expected, "{word:#x} {b:#x}");
+                let bytes: Vec<u64> = BitBytes(expected).collect();
+                assert!(bytes.iter().all(|&j| (word >> (8 * j)) as u8 == b));
             }
         }
     }
