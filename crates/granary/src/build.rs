@@ -2,9 +2,8 @@
 
 use std::time::Instant;
 
-use granary_retrograde::acyclic::acyclic_bytes;
 use granary_retrograde::blocks::VALUES_SHARE;
-use granary_retrograde::{BuildOptions, Peers, Solo, build_layers_on};
+use granary_retrograde::{BuildOptions, Peers, Solo, acyclic_fits, build_layers_on};
 use granary_tables::TableKind;
 use granary_tables::compress::CompressOptions;
 use serde::Serialize;
@@ -86,7 +85,7 @@ pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u
     let by_phases = |n: u32| {
         kind.reduced()
             || granary_index::LayerIndex::new(kind.pits, n, false)
-                .is_ok_and(|index| acyclic_bytes(&index) > memory)
+                .is_ok_and(|index| !acyclic_fits(&index, memory))
     };
     let checkpoint = (0..=max)
         .filter(|&n| !set.layer_path(n).is_file() && by_phases(n))

@@ -36,7 +36,7 @@
 //!    `P - p`, independent of each other. The child `(x', o)` of `(o, x)` lies in block `x'`
 //!    at `place(o)`, so for a run of `o` in working order the reads of one move are one run of
 //!    bytes. A rayon barrier separates one `P` from the next.
-//! 3. **Final order**: each block written to the file's map, permuted from working to final
+//! 3. **Final order**: each block written to the layer's values, permuted from working to final
 //!    order.
 //!
 //! Most moves are valued from the mover's row alone: from the sowing table, a move whose last
@@ -51,7 +51,8 @@
 //! count.
 //!
 //! Memory: the working order is kept in anonymous memory (`Working`, one byte a position, on
-//! huge pages), the final order in the output file's map; the row lists take 16 bytes a row,
+//! huge pages), the final order in the layer's values (written to the file once, in order, by
+//! [`crate::build`]); the row lists take 16 bytes a row,
 //! `A(m, k)` rows of each `k <= n` seeds (1.4 M rows, 22 MB, for a 6-pit layer of 28 seeds).
 
 use std::sync::atomic::{AtomicI8, Ordering::Relaxed};

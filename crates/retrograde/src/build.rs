@@ -62,10 +62,10 @@ impl From<PhaseError> for BuildError {
 pub struct BuildOptions {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
-    /// The builder's own memory (anonymous memory: the work bytes, message buffers, stacks), in
-    /// bytes, beside a small constant ([`crate::blocks`]); a layer that does not fit is built in
-    /// blocks. `None`: no limit, every layer in one block. The bytes written are the same for
-    /// every budget.
+    /// The builder's own memory (anonymous memory: the work bytes, the values where they fit a
+    /// quarter of it, message buffers, stacks), in bytes, beside a small constant
+    /// ([`crate::blocks`]); a layer that does not fit is built in blocks. `None`: no limit,
+    /// every layer in one block. The bytes written are the same for every budget.
     pub memory: Option<u64>,
     /// Compress each layer (table format version 2) as soon as it is built, and the
     /// uncompressed layers already there: the disk then holds the finished layers compressed
@@ -288,7 +288,7 @@ pub fn build_layer(
     let work_dir = scratch_dir(&path);
     let acyclic = peers.size() == 1
         && matches!(kind.engine(), Engine::Kalah(_))
-        && memory.is_none_or(|m| acyclic_bytes(&index) <= m);
+        && memory.is_none_or(|m| acyclic_fits(&index, m));
     let plan = BlockPlan::distributed(size, memory, rayon::current_num_threads(), peers.size());
     let span = plan.span(plan.owned(peers.rank()));
     let len = span.end - span.start;
@@ -406,6 +406,18 @@ pub fn build_layer(
                 + peers.sum(u64::from(checkpoints.written) * Checkpoints::bytes(len)),
         }),
     })
+}
+
+/// Whether a Kalah layer of `index` is solved in order of potential within `memory` bytes: its
+/// working memory ([`acyclic_bytes`]) and its values, these in anonymous memory when they fit a
+/// quarter of the budget ([`crate::blocks::VALUES_SHARE`]).
+#[must_use]
+pub fn acyclic_fits(index: &LayerIndex, memory: u64) -> bool {
+    let values = match index.size() <= memory / crate::blocks::VALUES_SHARE {
+        true => index.size(),
+        false => 0,
+    };
+    acyclic_bytes(index) + values <= memory
 }
 
 /// How the first pass of a layer built by phases reads the lower layers its moves leave into.
