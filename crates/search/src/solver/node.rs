@@ -57,11 +57,7 @@ impl Child {
 
     #[inline]
     pub(super) fn option(&self, child_value: i32) -> i32 {
-        if self.again {
-            self.gain + child_value
-        } else {
-            self.gain - child_value
-        }
+        granary_rules::exit_value(self.gain, self.again, child_value)
     }
 }
 
