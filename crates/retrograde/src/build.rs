@@ -299,9 +299,10 @@ pub fn build_layer(
         .map_or(u64::MAX, u64::from);
     let least = peers.min(next);
     let resumed = (least != u64::MAX && peers.max(next) == least).then_some(least as u32);
-    let reads = match acyclic {
-        true => Reads::Random,
-        false => Reads::choose(set, &index, memory, peers)?,
+    let reads = if acyclic {
+        Reads::Random
+    } else {
+        Reads::choose(set, &index, memory, peers)?
     };
     let copies = match reads {
         Reads::Owners => (0..seeds).map(|_| None).collect(),
@@ -413,9 +414,11 @@ pub fn build_layer(
 /// quarter of the budget ([`crate::blocks::VALUES_SHARE`]).
 #[must_use]
 pub fn acyclic_fits(index: &LayerIndex, memory: u64) -> bool {
-    let values = match index.size() <= memory / crate::blocks::VALUES_SHARE {
-        true => index.size(),
-        false => 0,
+    let size = index.size();
+    let values = if size <= memory / crate::blocks::VALUES_SHARE {
+        size
+    } else {
+        0
     };
     acyclic_bytes(index) + values <= memory
 }
@@ -463,9 +466,10 @@ impl Reads {
             return Ok(Reads::Random);
         };
         let tile = (memory / TILE_SHARE).max(1);
-        Ok(match sizes.iter().sum::<u64>() > tile {
-            true => Reads::Tiles(tile),
-            false => Reads::Random,
+        Ok(if sizes.iter().sum::<u64>() > tile {
+            Reads::Tiles(tile)
+        } else {
+            Reads::Random
         })
     }
 }

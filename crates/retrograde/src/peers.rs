@@ -1,7 +1,7 @@
 //! The processes of a distributed build, as the builder sees them: a rank among `size`, and the
-//! collective operations the build needs (exchange, any, sum, min, max, broadcast, barrier). One process alone
-//! is [`Solo`]; the MPI ranks of `granary build` under `mpirun` are another implementation (the
-//! `mpi` feature of the `granary` library), so that this crate needs no MPI.
+//! collective operations the build needs (exchange, any, sum, min, max, broadcast, barrier).
+//! One process alone is [`Solo`]; the MPI ranks of `granary build` under `mpirun` are another
+//! implementation (the `mpi` feature of the `granary` library), so that this crate needs no MPI.
 //!
 //! # The distributed build
 //! ```text

@@ -341,6 +341,7 @@ mod tests {
                     .fold(0, |m, j| m | 0x80 << (8 * j));
                 assert_eq!(bytes_equal(word, b), expected, "{word:#x} {b:#x}");
                 let bytes: Vec<u64> = BitBytes(expected).collect();
+                assert_eq!(bytes.len() as u32, expected.count_ones());
                 assert!(bytes.iter().all(|&j| (word >> (8 * j)) as u8 == b));
             }
         }
