@@ -61,7 +61,7 @@ import granary
 
 count, directory, out = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 started = time.perf_counter()
-report = granary.Tablebase(directory).build(granary.Game("kalah"), 20)
+report = granary.Tablebase(directory, create=True).build(granary.Game("kalah"), 20)
 print(f"tables {report.tables} 0..=20 in {directory}: {report.built} positions built in "
       f"{time.perf_counter() - started:.1f} s", file=sys.stderr)
 rng = np.random.default_rng(2026)

@@ -8,10 +8,12 @@ mod args;
 mod bao;
 mod build;
 mod calibrate;
+mod completions;
 mod compress;
 mod draw;
 mod error;
 mod info;
+mod man;
 mod perft;
 mod play;
 mod progress;
@@ -26,6 +28,7 @@ mod verify;
 use std::process::ExitCode;
 
 use clap::Parser;
+use clap::error::ErrorKind;
 
 use crate::args::{Cli, Command};
 
@@ -50,6 +53,11 @@ fn main() -> ExitCode {
             let _ = err.print();
             return ExitCode::SUCCESS;
         }
+        Err(err) if err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand => {
+            // A bare `granary`: the help as `--help` gives it, on stderr, as a usage error.
+            let _ = err.print();
+            return ExitCode::from(2);
+        }
         Err(err) => {
             eprintln!("granary: error: {}", usage_error(&err));
             return ExitCode::from(2);
@@ -71,6 +79,8 @@ fn main() -> ExitCode {
         Command::Play(args) => play::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Calibrate(args) => calibrate::run(&args),
+        Command::Completions(args) => completions::run(&args),
+        Command::Man => man::run(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -123,6 +123,15 @@ impl Terminal {
     }
 }
 
+/// What a root move is worth in text: `+10` exactly, `<=+10` at most (a bound: no better
+/// than the best move).
+pub fn worth(worth: granary::Worth) -> String {
+    match worth {
+        granary::Worth::Exact(v) => format!("{v:+}"),
+        granary::Worth::AtMost(u) => format!("<={u:+}"),
+    }
+}
+
 /// A solve's progress line: `move 3: +8..+12 (41.2 s, 2.1e8 nodes)` after a pass of MTD(f) on
 /// root move (pit) 3, `move 3: +10 (...)` when settled, `<=+10` when no better than the best.
 fn search_line(pit: usize, value: &str, nodes: u64, seconds: f64) -> String {
@@ -134,6 +143,11 @@ fn search_line(pit: usize, value: &str, nodes: u64, seconds: f64) -> String {
 
 impl granary::Observer for Terminal {
     fn event(&self, event: Event<'_>) {
+        // A refused checkpoint costs the layer's work so far: said even under --quiet.
+        if let Event::Restarted { seeds, why } = event {
+            eprintln!("layer {seeds}: checkpoint refused: {why}; the layer starts over");
+            return;
+        }
         if self.quiet {
             return;
         }
@@ -158,6 +172,16 @@ impl granary::Observer for Terminal {
                     anon.reset();
                 }
             }
+            Event::Restarted { .. } => {}
+            Event::Checkpointed { seeds, next } if self.layer_lines => {
+                let line =
+                    format!("layer {seeds}: checkpoint saved, a rerun resumes at phase {next}");
+                match self.bar().as_ref() {
+                    Some(bar) => bar.suspend(|| eprintln!("{line}")),
+                    None => eprintln!("{line}"),
+                }
+            }
+            Event::Checkpointed { .. } => {}
             Event::Advanced { positions } => {
                 if let Some(bar) = self.bar().as_ref() {
                     bar.inc(positions);
@@ -267,17 +291,12 @@ impl granary::Observer for Terminal {
             }
             Event::Settled {
                 pit,
-                value,
-                exact,
+                worth: w,
                 nodes,
                 seconds,
             } => {
-                let bound = if exact { "" } else { "<=" };
-                eprintln!(
-                    "{}",
-                    search_line(pit, &format!("{bound}{value:+}"), nodes, seconds)
-                );
-                *self.last_bounds() = format!("move {pit}: {bound}{value:+}");
+                eprintln!("{}", search_line(pit, &worth(w), nodes, seconds));
+                *self.last_bounds() = format!("move {pit}: {}", worth(w));
             }
             Event::Depth {
                 depth,

@@ -1,4 +1,6 @@
-//! `granary query`: perfect play in a position from the tables.
+//! `granary query`: perfect play in a position from the tables, or for a Kalah position above
+//! them a search over them, as the library's rule of what is answered beyond the tables says
+//! ([`granary::plan::reach`]).
 
 use crate::args::QueryArgs;
 use crate::draw;
@@ -6,7 +8,12 @@ use crate::error::CliResult;
 
 pub fn run(args: &QueryArgs) -> CliResult {
     let game = args.game.mancala(&args.position)?;
-    let q = args.dir.tablebase().query_checked(&game, args.verify)?;
+    let tablebase = args.dir.tablebase();
+    let q = if args.verify || args.search_seconds == 0.0 {
+        tablebase.query_checked(&game, args.verify)?
+    } else {
+        tablebase.query_within(&game, args.search_seconds)?
+    };
     if args.json {
         println!("{}", serde_json::to_string(&q)?);
         return Ok(());
@@ -17,7 +24,12 @@ pub fn run(args: &QueryArgs) -> CliResult {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    println!("{} {}", q.tables, q.position);
+    let source = if q.source == "search" {
+        " (searched over the tables: the position is above them)"
+    } else {
+        ""
+    };
+    println!("{} {}{source}", q.tables, q.position);
     println!(
         "value {:+} for {} ({} seeds on the board)",
         q.value,

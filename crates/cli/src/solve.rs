@@ -7,6 +7,9 @@ use crate::draw;
 use crate::error::{CliError, CliResult};
 use crate::progress::Terminal;
 
+/// The line under a solve's moves when some are bounds.
+const BOUND_LEGEND: &str = "(<=+N: the move is worth at most +N, no more than the best; --all-moves gives every move's exact value)";
+
 fn print_text(r: &SolveReport) {
     let [s, n] = r.final_stores;
     println!("{}", r.variant);
@@ -26,9 +29,12 @@ fn print_text(r: &SolveReport) {
     let moves: Vec<String> = r
         .moves
         .iter()
-        .map(|m| format!("{}:{}{:+}", m.pit, if m.exact { "" } else { "<=" }, m.value))
+        .map(|m| format!("{}:{}", m.pit, crate::progress::worth(m.worth)))
         .collect();
     println!("moves {}", moves.join(" "));
+    if r.moves.iter().any(|m| m.worth.exact().is_none()) {
+        println!("{BOUND_LEGEND}");
+    }
     let pv: Vec<String> = r.pv.iter().map(ToString::to_string).collect();
     println!("pv {}", pv.join(" "));
     let rate = r.nodes as f64 / r.seconds.max(1e-9) / 1e6;

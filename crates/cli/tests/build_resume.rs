@@ -1,17 +1,44 @@
 //! A build killed (`kill -9`) in the middle of a layer, after a checkpoint, resumes from the
 //! checkpoint when run again and writes the same bytes as a build never stopped: the layer
 //! in one block (work bytes in memory) and in several (work bytes in a mapped scratch file).
+//! A damaged checkpoint is refused with a line saying so, and the layer starts over, to the
+//! same bytes.
 
 mod common;
 
 use common::*;
+use std::io::{BufRead, BufReader};
 use std::path::Path;
-use std::process::Stdio;
+use std::process::{Child, Stdio};
 
-/// The phase a checkpoint at `path` resumes at, once one is there (bytes 12..16).
-fn next_phase(path: &Path) -> Option<u32> {
-    let bytes = std::fs::read(path).ok()?;
-    Some(u32::from_le_bytes(bytes.get(12..16)?.try_into().ok()?))
+/// The phase of a build's "checkpoint saved" line (`layer 15: checkpoint saved, a rerun
+/// resumes at phase 12`).
+fn saved_before(line: &str) -> Option<u32> {
+    line.split("checkpoint saved, a rerun resumes at phase ")
+        .nth(1)?
+        .trim()
+        .parse()
+        .ok()
+}
+
+/// Kills `child` (a build of layer 15 with a checkpoint after every phase) as soon as it
+/// reports a checkpoint saved after at least one phase; the phase it resumes at.
+fn kill_after_a_phase(child: &mut Child) -> u32 {
+    let stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = Vec::new();
+    for line in stderr.lines() {
+        let line = line.unwrap();
+        if let Some(next) = saved_before(&line).filter(|&t| t < 15) {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            return next;
+        }
+        seen.push(line);
+    }
+    panic!(
+        "the build ended before it reported a checkpoint after a phase: {}",
+        seen.join("\n")
+    );
 }
 
 #[test]
@@ -44,24 +71,12 @@ fn a_layer_killed_after_a_checkpoint_resumes_from_it_to_the_same_bytes() {
             args.extend_from_slice(&["--memory", m]);
         }
         let mut child = command(&args)
-            .arg("--quiet")
             .stdout(Stdio::null())
-            .stderr(Stdio::null())
+            .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // Killed once a checkpoint after the first pass and at least one phase is there.
-        let stopped_before = loop {
-            if let Some(next) = next_phase(&resume).filter(|&t| t < 15) {
-                child.kill().unwrap();
-                child.wait().unwrap();
-                break next;
-            }
-            assert!(
-                child.try_wait().unwrap().is_none(),
-                "the build ended before it could be stopped ({memory:?})"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(2));
-        };
+        // Killed once a checkpoint after the first pass and at least one phase is saved.
+        let stopped_before = kill_after_a_phase(&mut child);
         assert!(!layer.exists(), "killed before the layer was finished");
         assert!(resume.exists());
         let out = granary(&args);
@@ -86,4 +101,70 @@ fn a_layer_killed_after_a_checkpoint_resumes_from_it_to_the_same_bytes() {
             "the checkpoint is removed with the layer finished"
         );
     }
+}
+
+/// Damages the checkpoint at `path`: its last byte (a value) changed.
+fn flip_a_byte(path: &Path) {
+    let mut bytes = std::fs::read(path).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x5a;
+    std::fs::write(path, bytes).unwrap();
+}
+
+#[test]
+fn a_damaged_checkpoint_is_refused_and_the_layer_starts_over_to_the_same_bytes() {
+    let game = ["oware", "--rules", "awari"];
+    let plain = tempfile::tempdir().unwrap();
+    build(plain.path(), &game, 15, 2);
+    let expected = std::fs::read(plain.path().join("oware-6-awari/layer-015.tbl")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &game, 14, 2);
+    let layer = dir.path().join("oware-6-awari/layer-015.tbl");
+    let resume = dir
+        .path()
+        .join("oware-6-awari/layer-015.tbl.work/r0-0.resume");
+    let root = dir.path().to_str().unwrap();
+    let mut args = vec!["build"];
+    args.extend_from_slice(&game);
+    args.extend_from_slice(&[
+        "--max-seeds",
+        "15",
+        "--dir",
+        root,
+        "--checkpoint-every",
+        "0",
+    ]);
+    let mut child = command(&args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    kill_after_a_phase(&mut child);
+    assert!(!layer.exists(), "killed before the layer was finished");
+    flip_a_byte(&resume);
+    let out = granary(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    let refusals: Vec<&str> = err
+        .lines()
+        .filter(|l| l.contains("checkpoint refused"))
+        .collect();
+    assert_eq!(
+        refusals.len(),
+        1,
+        "one line says the checkpoint is refused: {err}"
+    );
+    assert!(
+        refusals[0].contains("r0-0.resume") && refusals[0].contains("checksum"),
+        "the line names the file and what is wrong: {}",
+        refusals[0]
+    );
+    assert!(
+        !err.contains("resumed from its checkpoint"),
+        "a damaged checkpoint was resumed from: {err}"
+    );
+    assert!(
+        std::fs::read(&layer).unwrap() == expected,
+        "other bytes after starting over"
+    );
 }

@@ -195,3 +195,198 @@ fn info_and_verify_word_a_missing_directory_alike_and_info_says_when_it_is_empty
     let out = ok(&["info", "--dir", empty]);
     assert!(out.contains("no tables in"), "{out}");
 }
+
+/// Every root move of a solve without `--all-moves` against the same solve with it: an exact
+/// move its value, a bound (`upper`, never `value`) no less than the true value; small Kalah and
+/// Oware positions, and the text output's marks explained.
+#[test]
+fn solve_reports_bounds_as_bounds_and_each_holds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let cases: [&[&str]; 6] = [
+        &["kalah", "--pits", "4", "--seeds", "3"],
+        &[
+            "kalah", "--pits", "4", "--seeds", "3", "--rules", "standard",
+        ],
+        &["kalah", "--pits", "3", "--seeds", "4"],
+        &[
+            "kalah",
+            "--pits",
+            "5",
+            "--seeds",
+            "2",
+            "--position",
+            "3,0,2,1,4/0,2,2,1,0 3-5 N",
+        ],
+        &["oware", "--pits", "4", "--seeds", "2", "--rules", "awari"],
+        &[
+            "oware",
+            "--pits",
+            "3",
+            "--seeds",
+            "3",
+            "--position",
+            "2,0,3/1,2,0 4-6 S",
+        ],
+    ];
+    let mut bounds = 0;
+    for case in cases {
+        let mut args = vec!["solve"];
+        args.extend_from_slice(case);
+        args.extend_from_slice(&["--dir", dir, "--json"]);
+        let some = json(&args);
+        args.push("--all-moves");
+        let all = json(&args);
+        assert_eq!(some["value"], all["value"], "{case:?}");
+        let truth: Vec<(u64, i64)> = all["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                assert!(m.get("upper").is_none(), "{case:?}: {m}");
+                (m["move"].as_u64().unwrap(), m["value"].as_i64().unwrap())
+            })
+            .collect();
+        let moves = some["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), truth.len(), "{case:?}");
+        for (m, &(pit, value)) in moves.iter().zip(&truth) {
+            assert_eq!(m["move"].as_u64().unwrap(), pit, "{case:?}");
+            assert!(m.get("exact").is_none(), "{case:?}: {m}");
+            match (m.get("value"), m.get("upper")) {
+                (Some(v), None) => assert_eq!(v.as_i64().unwrap(), value, "{case:?}: {m}"),
+                (None, Some(u)) => {
+                    bounds += 1;
+                    assert!(value <= u.as_i64().unwrap(), "{case:?}: {m}, truly {value}");
+                }
+                _ => panic!("{case:?}: a move has a value or a bound, not both: {m}"),
+            }
+        }
+        // The best moves are the exact moves of the position's value.
+        for pit in some["best"].as_array().unwrap() {
+            let m = moves.iter().find(|m| &m["move"] == pit).unwrap();
+            assert_eq!(m["value"], some["value"], "{case:?}");
+        }
+    }
+    assert!(bounds > 0, "no case had a bound");
+    // Text: the marks are explained under the moves, once, where a move is a bound.
+    let text = ok(&[
+        "solve", "kalah", "--pits", "4", "--seeds", "3", "--dir", dir,
+    ]);
+    let lines: Vec<&str> = text.lines().collect();
+    let at = lines.iter().position(|l| l.starts_with("moves ")).unwrap();
+    assert!(lines[at].contains(":<=+"), "{text}");
+    assert!(
+        lines[at + 1].starts_with("(<=+N: the move is worth at most +N"),
+        "{text}"
+    );
+    let exact = ok(&[
+        "solve",
+        "kalah",
+        "--pits",
+        "4",
+        "--seeds",
+        "3",
+        "--dir",
+        dir,
+        "--all-moves",
+    ]);
+    assert!(!exact.contains("<="), "{exact}");
+    let help = ok(&["solve", "--help"]);
+    let words = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("`3:<=+10` says move 3 is worth at most +10"),
+        "{help}"
+    );
+}
+
+#[test]
+fn serve_refuses_a_missing_table_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let missing = tmp.path().join("nonexistent-dir");
+    let missing = missing.to_str().unwrap();
+    let err = error(&["serve", "--dir", missing, "--bind", "127.0.0.1:0"]);
+    assert!(
+        err.contains(&format!("{missing}: no such table directory")),
+        "{err}"
+    );
+}
+
+/// `query` beyond the tables advises what this machine can do: the search that answers a Kalah
+/// start, with its estimated time; never a build no disk holds.
+#[test]
+fn query_beyond_the_tables_advises_what_fits() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let kalah = error(&["query", "kalah", "4,4,4,4,4,4/4,4,4,4,4,4", "--dir", dir]);
+    assert!(
+        kalah.contains(
+            "`granary solve kalah --pits 6 --rules empty --sweep owner --position \
+             \"4,4,4,4,4,4/4,4,4,4,4,4 0-0 S\" --all-moves"
+        ),
+        "{kalah}"
+    );
+    assert!(kalah.contains(" in all"), "{kalah}");
+    assert!(!kalah.contains("granary build"), "{kalah}");
+    // The Oware(6,4) start: its tables (1056.4 GB) are advised only to a disk that holds them.
+    let oware = error(&["query", "oware", "4,4,4,4,4,4/4,4,4,4,4,4", "--dir", dir]);
+    assert!(
+        oware.contains("oware-6-abapa tables up to 48 seeds need 1056.4 GB more on disk and")
+            && oware.contains("is free: more than this machine holds")
+            && !oware.contains("granary build")
+            || oware.contains("--max-seeds 48` (1056.4 GB on disk"),
+        "{oware}"
+    );
+    // A small Oware position: the build that answers it.
+    let small = error(&[
+        "query",
+        "oware",
+        "--rules",
+        "awari",
+        "1,0,1/0,1,1",
+        "--dir",
+        dir,
+    ]);
+    assert!(
+        small
+            .contains("build them with `granary build oware --pits 3 --rules awari --max-seeds 4`"),
+        "{small}"
+    );
+}
+
+/// `query` answers a Kalah position above the tables by a search over them, as the library's
+/// rule of what is answered beyond the tables says, with the value the tables give once they
+/// hold it; `--search-seconds 0` keeps to the tables.
+#[test]
+fn query_searches_a_kalah_position_above_the_tables() {
+    let game = ["kalah", "--pits", "4", "--rules", "standard"];
+    let low = tempfile::tempdir().unwrap();
+    build(low.path(), &game, 8, 2);
+    let high = tempfile::tempdir().unwrap();
+    build(high.path(), &game, 10, 2);
+    let position = "2,0,3,1/1,2,0,1 5-3 N"; // 10 seeds on the board
+    let query = |dir: &std::path::Path, extra: &[&str]| {
+        let mut args = vec!["query"];
+        args.extend_from_slice(&game);
+        args.extend_from_slice(&[position, "--dir", dir.to_str().unwrap(), "--json"]);
+        args.extend_from_slice(extra);
+        args.into_iter().map(String::from).collect::<Vec<_>>()
+    };
+    let args = query(low.path(), &[]);
+    let searched = json(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    let args = query(high.path(), &[]);
+    let read = json(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert_eq!(searched["source"], "search", "{searched}");
+    assert_eq!(read["source"], "tables", "{read}");
+    for field in ["value", "moves", "best", "final_stores"] {
+        assert_eq!(
+            searched[field], read[field],
+            "{field}: {searched} against {read}"
+        );
+    }
+    let args = query(low.path(), &["--search-seconds", "0"]);
+    let refused = error(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(refused.contains("table not built"), "{refused}");
+    let args = query(low.path(), &["--search-seconds=-1"]);
+    let bad = error(&args.iter().map(String::as_str).collect::<Vec<_>>());
+    assert!(bad.contains("not a number of seconds"), "{bad}");
+}

@@ -164,9 +164,18 @@ fn bad_files_are_refused_by_name() {
     )
     .unwrap();
     assert!(error(&query).contains("table is for"));
-    // Missing layers are named too.
+    // A missing layer: the tables present, and the build that answers the position.
     std::fs::remove_file(&layer).unwrap();
-    assert!(error(&query).contains("layer-008.tbl: table not built"));
+    let err = error(&query);
+    assert!(
+        err.contains("the tables of oware-4-abapa present go up to 7 seeds")
+            && err.contains("`granary build oware --pits 4 --rules abapa --max-seeds 8`"),
+        "{err}"
+    );
+    // Read from the tables alone, the missing file is named.
+    let mut alone = query.to_vec();
+    alone.extend_from_slice(&["--search-seconds", "0"]);
+    assert!(error(&alone).contains("layer-008.tbl: table not built"));
 
     std::fs::write(&layer, &pristine).unwrap();
     assert_eq!(ok(&query), good);
@@ -221,9 +230,18 @@ fn build_and_query_errors() {
         ])
         .contains("--threads")
     );
+    // The tables alone (a search would answer this small position above no tables).
     assert!(
-        error(&["query", "kalah", "1,2,3/4,5,6", "--dir", d])
-            .contains("granary build kalah --pits 3")
+        error(&[
+            "query",
+            "kalah",
+            "1,2,3/4,5,6",
+            "--dir",
+            d,
+            "--search-seconds",
+            "0"
+        ])
+        .contains("granary build kalah --pits 3")
     );
     assert!(error(&["verify", "--dir", d]).contains("no table files"));
 }

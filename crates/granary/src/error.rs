@@ -1,6 +1,8 @@
 //! What can go wrong, one enum a concern; every message names what is wrong and what to do.
 //!
-//! - [`InputError`]: a game, option, position or move that the caller got wrong;
+//! - [`InputError`]: a game, option, position or move that the caller got wrong (among them
+//!   [`CountsError`]: a position given as numbers that the packed board cannot hold);
+//! - [`DirectoryError`]: a table directory that is not there;
 //! - [`TableError`] (from `granary-tables`): a table file that is missing, foreign or corrupt;
 //! - [`BuildError`]: a build that cannot start or finish;
 //! - [`SolveError`]: a solve or query that cannot be answered as asked;
@@ -30,6 +32,9 @@ pub enum InputError {
     Variant(#[from] granary_rules::VariantError),
     #[error("{}", position_message(.0))]
     Position(#[from] granary_rules::notation::NotationError),
+    /// A position given as counts that the packed board cannot hold.
+    #[error(transparent)]
+    Counts(#[from] CountsError),
     #[error(transparent)]
     BaoPosition(#[from] granary_bao::notation::NotationError),
     #[error("moves: move {number}{}: {reason}", pit.map_or(String::new(), |p| format!(" (pit {p})")))]
@@ -67,6 +72,54 @@ fn position_message(err: &granary_rules::notation::NotationError) -> String {
         }
         other => other.to_string(),
     }
+}
+
+/// What is wrong with a position given as counts ([`crate::game::Counts`]); the message names
+/// the field at fault.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CountsError {
+    #[error("position: South has {south} pits and North {north}; both sides need the same number")]
+    Uneven { south: usize, north: usize },
+    #[error("position has {0} pits a side; a side has 1 to {max} pits", max = granary_rules::board::MAX_PITS)]
+    Pits(usize),
+    #[error("position has {found} pits a side but pits is {expected}")]
+    WrongPits { found: usize, expected: usize },
+    #[error("position: side to move {0} must be 0 (South) or 1 (North)")]
+    ToMove(u64),
+    #[error(
+        "position: {side}'s pit {pit} holds {seeds} seeds; the packed encoding holds at most {} in all",
+        granary_rules::board::MAX_SEEDS
+    )]
+    Pit {
+        side: granary_rules::Side,
+        pit: usize,
+        seeds: u64,
+    },
+    #[error(
+        "position: {side}'s store holds {seeds} seeds; the packed encoding holds at most {} in all",
+        granary_rules::board::MAX_SEEDS
+    )]
+    Store {
+        side: granary_rules::Side,
+        seeds: u64,
+    },
+    #[error(
+        "position holds {0} seeds; the packed encoding holds at most {max}",
+        max = granary_rules::board::MAX_SEEDS
+    )]
+    TooManySeeds(u64),
+}
+
+/// A table directory that is not there, where one must be.
+#[derive(Debug, thiserror::Error)]
+pub enum DirectoryError {
+    #[error(
+        "{}: no such table directory: give the directory the tables are in (an empty one to build tables into)",
+        .0.display()
+    )]
+    Missing(PathBuf),
+    #[error("{}: not a directory: give the directory the tables are in", .0.display())]
+    NotADirectory(PathBuf),
 }
 
 /// A build that cannot start or did not finish. Layers finished before the error are kept.
@@ -203,6 +256,8 @@ pub enum Error {
     Build(#[from] BuildError),
     #[error(transparent)]
     Solve(#[from] SolveError),
+    #[error(transparent)]
+    Directory(#[from] DirectoryError),
     #[error("{}: {source}", path.display())]
     Io {
         path: PathBuf,

@@ -17,10 +17,9 @@ use crate::error::{Error, InputError, SolveError};
 use crate::game::Mancala;
 use crate::observer::{Event, Observer};
 
-/// The least work, in nodes, of a search the journal records by default: about 1.5 s of search
-/// on 2 cores. The records number about twice the solve's nodes over this threshold (Kalah(6,4)
-/// standard over 16-seed tables: 2,079 records for 1.0e8 nodes at 1e5), 32 bytes each; a kill
-/// loses about the threshold's work for each open node of the search's path.
+/// The least work, in nodes, of a search the journal records by default. The records number
+/// about twice the solve's nodes over this threshold, 32 bytes each; a kill loses about the
+/// threshold's work for each open node of the search's path (figures: docs/benchmarks.md).
 pub const DEFAULT_MIN_NODES: u64 = 1 << 23;
 
 /// Seconds between progress reports ([`Event::Tick`]) and journal flushes of a long solve.

@@ -14,9 +14,13 @@
 //! - [`mod@build`]: building missing layers (checked against the free disk first);
 //! - [`mod@compress`]: a kind's finished layers compressed in place (table format version 2);
 //! - [`calibrate`]: measuring the machine for the planner's cost model;
-//! - [`query`]: a position's value, every move's, a principal variation, from tables;
-//! - [`outcome`]: how a value reads (final stores, win, draw or loss); [`units`]: sizes and
-//!   durations in messages;
+//! - [`query`]: a position's value, every move's, a principal variation, from tables (or a
+//!   search over them, by the one rule of what is answered beyond them: [`plan::reach`]);
+//! - [`mod@choose`]: a move to play anywhere, perfect where that rule answers, else a
+//!   depth-limited search over the tables (and said to be so);
+//! - [`outcome`]: how a value reads (final stores, win, draw or loss); [`mod@worth`]: what a
+//!   move is worth, exactly or at most a bound, never one written as the other; [`units`]:
+//!   sizes and durations in messages;
 //! - [`journal`]: long solves that survive their process (a solve journal), progress once a
 //!   minute; [`mod@recheck`]: a journal's records proved again from scratch;
 //! - [`mod@solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
@@ -80,7 +84,7 @@
 pub mod bao;
 pub mod build;
 pub mod calibrate;
-#[cfg(feature = "mpi")]
+pub mod choose;
 pub mod cluster;
 pub mod compress;
 pub mod error;
@@ -96,10 +100,12 @@ pub mod show;
 pub mod solve;
 pub mod tablebase;
 pub mod units;
+pub mod worth;
 
 pub use build::{BuildReport, BuildSettings, build, build_on};
+pub use choose::Choice;
 pub use compress::{LayerCompressed, compress};
-pub use error::{BuildError, Error, InputError, SolveError, TableError};
+pub use error::{BuildError, DirectoryError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};
 /// The most seeds on the board a table layer holds.
 pub use granary_index::MAX_LAYER_SEEDS;
@@ -113,8 +119,9 @@ pub use outcome::Seeds;
 pub use plan::{TableChoice, TablePlan};
 pub use query::{MoveValue, Query};
 pub use recheck::{Recheck, Rechecked, recheck};
-pub use solve::{Oracle, Settings, SolveReport, plan, prepare, solve};
+pub use solve::{ExactMove, Oracle, RootValue, Settings, SolveReport, plan, prepare, solve};
 pub use tablebase::{Tablebase, build_command};
+pub use worth::Worth;
 
 /// Bao's rules.
 pub use granary_bao::BaoRules;

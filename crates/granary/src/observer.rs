@@ -21,6 +21,12 @@ pub enum Event<'a> {
     },
     /// Another `positions` positions of the current layer's first pass are done.
     Advanced { positions: u64 },
+    /// The checkpoint of a stopped build of layer `seeds` was refused (`why`, naming the file:
+    /// damaged, torn, another layer's): the layer starts over.
+    Restarted { seeds: u32, why: &'a str },
+    /// A checkpoint of layer `seeds` was saved: a build stopped from now on resumes at phase
+    /// `next`.
+    Checkpointed { seeds: u32, next: u32 },
     /// The current layer entered phase `t` of its retrograde analysis.
     Phase { t: u32 },
     /// A layer was built (`seconds`) or found already built (`None`); `traffic`: what crossed
@@ -54,11 +60,12 @@ pub enum Event<'a> {
         nodes: u64,
         seconds: f64,
     },
-    /// Root move `pit` is settled: exactly `value`, or (`exact` false) no better than it.
+    /// Root move `pit` is settled: its exact value, or a bound (no better than the best so
+    /// far); in JSON `value` or `upper` ([`crate::worth`]).
     Settled {
         pit: usize,
-        value: i32,
-        exact: bool,
+        #[serde(flatten, serialize_with = "crate::worth::fields")]
+        worth: crate::Worth,
         nodes: u64,
         seconds: f64,
     },
@@ -113,6 +120,12 @@ impl granary_retrograde::BuildObserver for BuildEvents<'_> {
     }
     fn phase(&self, t: u32) {
         self.observer.event(Event::Phase { t });
+    }
+    fn restarted(&self, seeds: u32, why: &str) {
+        self.observer.event(Event::Restarted { seeds, why });
+    }
+    fn checkpointed(&self, seeds: u32, next: u32) {
+        self.observer.event(Event::Checkpointed { seeds, next });
     }
     fn layer_done(&self, r: &granary_retrograde::LayerReport) {
         self.observer.event(Event::LayerDone {

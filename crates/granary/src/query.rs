@@ -1,4 +1,5 @@
-//! Perfect play in a Kalah or Oware position, read from complete tables.
+//! Perfect play in a Kalah or Oware position, read from complete tables, or searched over them
+//! where the one rule of what is answered beyond the tables allows ([`crate::plan::reach`]).
 
 use granary_rules::notation::format_position;
 use granary_rules::{Position, Rules};
@@ -8,8 +9,10 @@ use serde::Serialize;
 
 use crate::error::{Error, SolveError};
 use crate::game::Mancala;
+use crate::machine::Machine;
 use crate::outcome::{PV_LIMIT, Seeds, final_stores, result_word};
-use crate::tablebase::{Tablebase, build_command};
+use crate::plan::{CostModel, DEFAULT_SEARCH_SECONDS, Reach, advice, default_hash_mib, reach};
+use crate::tablebase::Tablebase;
 
 /// A legal move and its value for the player to move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -116,29 +119,88 @@ impl Query {
     }
 }
 
-/// Seeds beyond the tables present that [`Tablebase::query_or_search`] still searches.
-pub const SEARCH_MARGIN: u32 = 10;
-
 impl Tablebase {
-    /// [`Tablebase::query`] where the tables cover the position; otherwise, for a Kalah position
-    /// of at most [`SEARCH_MARGIN`] seeds more than the tables present (or `SEARCH_MARGIN` + 8
-    /// with none), an exact search over the tables present (nothing is built). The answer says
-    /// which (`source`).
+    /// [`Tablebase::query_within`] with searches estimated at up to
+    /// [`DEFAULT_SEARCH_SECONDS`].
     ///
     /// # Errors
-    /// As [`Tablebase::query`] when the position is not covered and too large to search; a
-    /// failed search (its tables damaged).
+    /// As [`Tablebase::query_within`].
     pub fn query_or_search(&self, game: &Mancala) -> Result<Query, Error> {
+        self.query_within(game, DEFAULT_SEARCH_SECONDS)
+    }
+
+    /// What the tables say of `game`'s position where they hold it; otherwise, as
+    /// [`crate::plan::reach`] rules (a Kalah position whose search the cost model estimates at
+    /// no more than `limit` seconds), an exact search over the tables present, nothing built.
+    /// The answer says which (`source`).
+    ///
+    /// # Errors
+    /// A position beyond that rule (Oware above its tables, a longer Kalah search): why, and
+    /// what answers it on this machine ([`crate::plan::advice`]); as [`Tablebase::query`]; a
+    /// failed search (its tables damaged).
+    pub fn query_within(&self, game: &Mancala, limit: f64) -> Result<Query, Error> {
         let kind = game.kind();
-        let pos = &game.position;
-        let seeds = pos.board.seeds(kind.pits);
-        let present = self.complete_up_to(kind);
-        let limit = present.map_or(SEARCH_MARGIN + 8, |p| p + SEARCH_MARGIN);
-        let searchable = matches!(kind.game, granary_rules::Game::Kalah { .. }) && seeds <= limit;
-        if present.is_some_and(|p| p >= seeds) || !searchable {
-            return Ok(self.query(game)?);
+        let layer = self
+            .tables(kind)
+            .layer_path(game.position.board.seeds(kind.pits));
+        match self.reach(game, limit)? {
+            Reach::Tables => Ok(self.query(game)?),
+            // Something that is not a table file where the position's layer belongs: what is
+            // wrong with it, not a search around it.
+            _ if layer.exists() && !layer.is_file() => Ok(self.query(game)?),
+            Reach::Search { horizon, seconds } => {
+                self.search(game, horizon, default_hash_mib(Some(seconds)), None)
+            }
+            Reach::Beyond(why) => Err(SolveError::NeedsTables(format!(
+                "this position is beyond what a query answers: {why}; {}",
+                self.advice(game)
+            ))
+            .into()),
         }
-        self.search(game, present, crate::plan::DEFAULT_HASH_MIB, Some(1))
+    }
+
+    /// How `game`'s position is answered from this directory ([`crate::plan::reach`]), with
+    /// searches estimated at up to `limit` seconds (`f64::INFINITY`: any) by the cost model
+    /// `granary calibrate` saved (else the defaults) on this machine's cores.
+    ///
+    /// # Errors
+    /// A saved cost model that cannot be read.
+    pub fn reach(&self, game: &Mancala, limit: f64) -> Result<Reach, SolveError> {
+        let kind = game.kind();
+        let model = CostModel::load()?;
+        let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+        Ok(reach(
+            kind,
+            game.position.board.seeds(kind.pits),
+            self.complete_up_to(kind),
+            limit,
+            &model,
+            cores,
+        ))
+    }
+
+    /// What answers `game`'s position on this machine, given the tables present, in a clause
+    /// ([`crate::plan::advice`]).
+    #[must_use]
+    pub fn advice(&self, game: &Mancala) -> String {
+        advice(
+            game,
+            self.complete_up_to(game.kind()),
+            &Machine::detect(self.root()),
+            &CostModel::load().unwrap_or_default(),
+        )
+    }
+
+    /// The `granary build` command of the tables `game`'s position needs, where this machine's
+    /// free disk holds them ([`crate::plan::advised_build`]).
+    #[must_use]
+    pub fn advised_build(&self, game: &Mancala) -> Option<String> {
+        crate::plan::advised_build(
+            game,
+            self.complete_up_to(game.kind()),
+            &Machine::detect(self.root()),
+            &CostModel::load().unwrap_or_default(),
+        )
     }
 
     /// An exact search of `game`'s position over layers `0..=horizon` present (none: no
@@ -157,20 +219,9 @@ impl Tablebase {
     ) -> Result<Query, Error> {
         let kind = game.kind();
         let pos = &game.position;
-        let seeds = pos.board.seeds(kind.pits);
-        let settings = crate::solve::Settings {
-            tables: horizon.map_or(crate::TableChoice::None, crate::TableChoice::Seeds),
-            hash_mib: Some(hash_mib),
-            threads,
-            all_moves: true,
-            in_memory: Some(false),
-            ..crate::solve::Settings::default()
-        };
-        let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())?;
-        let solution = crate::solve::Oracle::new(&prepared)?.solve(pos, true, &())?;
+        let solution = self.searched(game, horizon, hash_mib, threads, true)?;
         let rules = kind.engine();
-        let moves = solution
-            .moves
+        let moves = crate::solve::exact_moves(&solution)
             .iter()
             .map(|r| MoveValue {
                 pit: r.lane + 1,
@@ -189,11 +240,37 @@ impl Tablebase {
         ))
     }
 
+    /// A solve of `game`'s position over layers `0..=horizon` present (nothing is built), every
+    /// move exact if `all_moves`, else the best exact and the others bounds.
+    ///
+    /// # Errors
+    /// As [`Tablebase::search`].
+    pub(crate) fn searched(
+        &self,
+        game: &Mancala,
+        horizon: Option<u32>,
+        hash_mib: usize,
+        threads: Option<usize>,
+        all_moves: bool,
+    ) -> Result<granary_search::Solution, Error> {
+        let seeds = game.position.board.seeds(game.variant.pits);
+        let settings = crate::solve::Settings {
+            tables: horizon.map_or(crate::TableChoice::None, crate::TableChoice::Seeds),
+            hash_mib: Some(hash_mib),
+            threads,
+            all_moves,
+            in_memory: Some(false),
+            ..crate::solve::Settings::default()
+        };
+        let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())?;
+        Ok(crate::solve::Oracle::new(&prepared)?.solve(&game.position, all_moves, &())?)
+    }
+
     /// What the tables say of `game`'s position: its value, every move's, a principal variation.
     ///
     /// # Errors
-    /// The position's layer (or one below it) missing or bad, naming the build command; more
-    /// seeds than tables hold.
+    /// The position's layer (or one below it) missing or bad, or more seeds than tables hold:
+    /// naming what answers it on this machine ([`crate::plan::advice`]).
     pub fn query(&self, game: &Mancala) -> Result<Query, SolveError> {
         self.query_checked(game, false)
     }
@@ -210,15 +287,18 @@ impl Tablebase {
         let limit = granary_index::MAX_LAYER_SEEDS;
         if seeds > limit {
             return Err(SolveError::NeedsTables(format!(
-                "this position has {seeds} seeds on the board; tables hold at most {limit}: use `granary solve`"
+                "this position has {seeds} seeds on the board; tables hold at most {limit}: {}",
+                self.advice(game)
             )));
         }
         let set = self.tables(kind);
         match set.layer(seeds) {
-            Err(err @ granary_tables::TableError::Missing { .. }) => {
+            Err(granary_tables::TableError::Missing { path }) => {
+                // What to do is the advice, which fits this machine (not always a build).
                 return Err(SolveError::NeedsTables(format!(
-                    "{err}; this position has {seeds} seeds on the board: build with `{}`",
-                    build_command(kind, seeds)
+                    "{}: table not built; this position has {seeds} seeds on the board: {}",
+                    path.display(),
+                    self.advice(game)
                 )));
             }
             Err(err) => return Err(err.into()),

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use granary_rules::notation::format_position;
 use granary_rules::{Engine, Game, Kalah, Position, Rules, Variant};
-use granary_search::solver::RootMove;
+use granary_search::solver::{RootMove, Worth};
 use granary_search::{Progress, Solution, Solve};
 use granary_tables::TableSet;
 use granary_tables::probe::{move_value, position_value, principal_variation};
@@ -69,7 +69,7 @@ pub fn plan(
     seeds: u32,
     settings: &Settings,
 ) -> Result<TablePlan, SolveError> {
-    if seeds > 127 {
+    if seeds > crate::plan::SEARCH_MAX_SEEDS {
         return Err(SolveError::TooManySeeds { seeds });
     }
     let kind = crate::table_kind(variant);
@@ -188,8 +188,7 @@ impl<'t> Oracle<'t> {
                         seconds,
                     } => Event::Settled {
                         pit: root_move.lane + 1,
-                        value: root_move.value,
-                        exact: root_move.exact,
+                        worth: root_move.worth,
                         nodes,
                         seconds,
                     },
@@ -222,9 +221,35 @@ impl<'t> Oracle<'t> {
     ///
     /// # Errors
     /// A missing or bad layer (Oware).
-    pub fn move_values(&self, pos: &Position) -> Result<Vec<RootMove>, SolveError> {
-        Ok(self.solve(pos, true, &())?.moves)
+    pub fn move_values(&self, pos: &Position) -> Result<Vec<ExactMove>, SolveError> {
+        Ok(exact_moves(&self.solve(pos, true, &())?))
     }
+}
+
+/// A legal move and its exact value for the player to move.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactMove {
+    pub lane: usize,
+    pub value: i32,
+}
+
+/// The moves of a solve made with every move exact (`all_moves`), with their values.
+pub(crate) fn exact_moves(solution: &Solution) -> Vec<ExactMove> {
+    solution
+        .moves
+        .iter()
+        .filter_map(|r| {
+            // A solve of every move gives each exactly: none is left out.
+            debug_assert!(
+                r.worth.exact().is_some(),
+                "a bound in a solve of every move"
+            );
+            r.worth.exact().map(|value| ExactMove {
+                lane: r.lane,
+                value,
+            })
+        })
+        .collect()
 }
 
 /// A solution read from complete tables: every root move exact, the best moves to the end or
@@ -240,8 +265,7 @@ fn from_tables<R: Rules>(
     for lane in rules.legal_moves(pos).iter() {
         moves.push(RootMove {
             lane,
-            value: move_value(set, rules, pos, lane)?,
-            exact: true,
+            worth: Worth::Exact(move_value(set, rules, pos, lane)?),
         });
     }
     let (pv, _) = principal_variation(set, rules, *pos, PV_LIMIT)?;
@@ -254,14 +278,15 @@ fn from_tables<R: Rules>(
     })
 }
 
-/// A root move's value in a report.
+/// A root move in a report, and what it is worth: exact, or (a solve without `all_moves`) at
+/// most a bound. In JSON `{"move": 3, "value": 8}` when exact, `{"move": 3, "upper": 8}` when
+/// a bound.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct RootValue {
     #[serde(rename = "move")]
     pub pit: usize,
-    pub value: i32,
-    /// If false, the move is worth at most `value`.
-    pub exact: bool,
+    #[serde(flatten, serialize_with = "crate::worth::fields")]
+    pub worth: Worth,
 }
 
 /// A solved position.
@@ -421,14 +446,13 @@ fn report(
             .iter()
             .map(|r| RootValue {
                 pit: r.lane + 1,
-                value: r.value,
-                exact: r.exact,
+                worth: r.worth,
             })
             .collect(),
         best: s
             .moves
             .iter()
-            .filter(|r| r.exact && r.value == s.value)
+            .filter(|r| r.worth == Worth::Exact(s.value))
             .map(|r| r.lane + 1)
             .collect(),
         pv: s.pv.iter().map(|l| l + 1).collect(),

@@ -14,7 +14,7 @@ use granary_tables::verify::{LayerCheck, kind_of, verify_layer};
 use granary_tables::{TableError, TableKind, TableSet};
 use serde::Serialize;
 
-use crate::error::Error;
+use crate::error::{DirectoryError, Error};
 
 /// The directory tables go to when none is given: `$GRANARY_TABLES`, else `data/tables`.
 #[must_use]
@@ -92,6 +92,21 @@ impl Tablebase {
         Tablebase {
             root: root.into(),
             sets: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The tables under `root`, which must be a directory that exists (an empty one is a table
+    /// directory with nothing built yet): for front ends that read what is there, so that a
+    /// mistyped path is an error rather than a directory with no tables. Nothing is read.
+    ///
+    /// # Errors
+    /// [`DirectoryError`] naming `root`: missing, or not a directory.
+    pub fn existing(root: impl Into<PathBuf>) -> Result<Tablebase, DirectoryError> {
+        let root = root.into();
+        match std::fs::metadata(&root) {
+            Ok(meta) if meta.is_dir() => Ok(Tablebase::new(root)),
+            Ok(_) => Err(DirectoryError::NotADirectory(root)),
+            Err(_) => Err(DirectoryError::Missing(root)),
         }
     }
 
@@ -269,15 +284,56 @@ impl Tablebase {
 /// The `granary build` command that builds `kind`'s layers up to `seeds`.
 #[must_use]
 pub fn build_command(kind: TableKind, seeds: u32) -> String {
+    format!("granary build {} --max-seeds {seeds}", game_options(kind))
+}
+
+/// The `granary solve` command that answers `game`'s position, every move's value included.
+#[must_use]
+pub fn solve_command(game: &crate::Mancala) -> String {
+    let kind = game.kind();
+    format!(
+        "granary solve {} --position \"{}\" --all-moves",
+        game_options(kind),
+        granary_rules::notation::format_position(&game.position, kind.pits)
+    )
+}
+
+/// `kalah --pits 6 --rules standard --sweep owner`: the game and the options that name `kind`.
+fn game_options(kind: TableKind) -> String {
     let options = match kind.game {
         granary_rules::Game::Kalah { capture, sweep } => {
             format!(" --rules {} --sweep {}", capture.name(), sweep.name())
         }
         granary_rules::Game::Oware { rules } => format!(" --rules {}", rules.name()),
     };
-    format!(
-        "granary build {} --pits {}{options} --max-seeds {seeds}",
-        kind.game.name(),
-        kind.pits
-    )
+    format!("{} --pits {}{options}", kind.game.name(), kind.pits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_existing_directory_is_required_and_an_empty_one_is_enough() {
+        let tmp = tempfile::tempdir().unwrap();
+        let empty = Tablebase::existing(tmp.path()).unwrap();
+        assert!(empty.present().unwrap().is_empty());
+        let missing = tmp.path().join("nonexistent");
+        let err = Tablebase::existing(&missing).unwrap_err().to_string();
+        assert_eq!(
+            err,
+            format!(
+                "{}: no such table directory: give the directory the tables are in (an empty \
+                 one to build tables into)",
+                missing.display()
+            )
+        );
+        let file = tmp.path().join("file");
+        std::fs::write(&file, b"").unwrap();
+        let err = Tablebase::existing(&file).unwrap_err().to_string();
+        assert!(
+            err.ends_with(": not a directory: give the directory the tables are in"),
+            "{err}"
+        );
+    }
 }

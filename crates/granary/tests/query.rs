@@ -33,11 +33,12 @@ fn search_beyond_the_tables_agrees_with_complete_tables() {
         assert_eq!(searched.moves, read.moves, "{position}");
         assert_eq!(searched.final_stores, read.final_stores, "{position}");
     }
-    // Too far beyond the tables: refused, naming the build command.
+    // Too far beyond the tables for a query's search: refused, naming the search that answers
+    // it.
     let big = kalah("4,4,4,4,4,4/4,4,4,4,4,4", "standard");
-    let err = small.query_or_search(&big).unwrap_err().to_string();
+    let err = small.query_within(&big, 1.0).unwrap_err().to_string();
     assert!(
-        err.contains("granary build kalah --pits 6 --rules standard"),
+        err.contains("granary solve kalah --pits 6 --rules standard"),
         "{err}"
     );
 }

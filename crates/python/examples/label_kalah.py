@@ -24,7 +24,7 @@ count = int(sys.argv[1]) if len(sys.argv) > 1 else 10_000
 directory = sys.argv[2] if len(sys.argv) > 2 else "data/tables"
 TABLE_SEEDS = 20
 
-tables = granary.Tablebase(directory)
+tables = granary.Tablebase(directory, create=True)
 started = time.perf_counter()
 report = tables.build(granary.Game("kalah"), TABLE_SEEDS)
 print(f"tables {report.tables} 0..={TABLE_SEEDS}: {report.kept} layers present, "

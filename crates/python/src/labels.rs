@@ -9,7 +9,8 @@
 //! Answers go back to Python as little-endian bytes that `numpy.frombuffer` reads without a
 //! copy: values as `int16`, flags as one byte each (`bool`).
 
-use granary::{MAX_LAYER_SEEDS, Position, Side, TableKind, Tablebase};
+use granary::game::Counts;
+use granary::{MAX_LAYER_SEEDS, Position, TableKind, Tablebase};
 use granary_rules::Rules;
 use granary_tables::TableSet;
 use granary_tables::probe::{move_value, position_value};
@@ -108,9 +109,11 @@ fn label_all(
     ))
 }
 
-/// Labels positions given as pit counts: `pits` holds `n` rows of `2 * m` counts (South's pits
-/// then North's, each from its owner's first pit; `m` the game's pits a side), `to_move` one
-/// byte a row (0 South, 1 North).
+/// Labels positions given as pit counts: `pits` holds `n` rows of `2 * m` counts as
+/// little-endian `u64` (South's pits then North's, each from its owner's first pit; `m` the
+/// game's pits a side), `to_move` one byte a row (0 South, 1 North). Each row is checked as the
+/// library checks any position given as counts (`granary::game::Counts`); the first that the
+/// packed board cannot hold raises `ValueError` naming it.
 #[pyfunction]
 #[pyo3(signature = (directory, options, pits, to_move, with_moves))]
 pub fn label_pits(
@@ -123,28 +126,34 @@ pub fn label_pits(
 ) -> PyResult<Answer> {
     let kind = options.mancala(None, &[])?.kind();
     let m = kind.pits;
-    if pits.len() != to_move.len() * 2 * m {
+    if pits.len() != to_move.len() * 2 * m * 8 {
         return Err(PyValueError::new_err(format!(
-            "positions: {} pit counts for {} positions of {m} pits a side",
+            "positions: {} bytes of pit counts for {} positions of {m} pits a side",
             pits.len(),
             to_move.len()
         )));
     }
     let positions = pits
-        .chunks_exact(2 * m)
+        .chunks_exact(2 * m * 8)
         .zip(to_move)
         .enumerate()
         .map(|(i, (row, &side))| {
-            let side = match side {
-                0 => Side::South,
-                1 => Side::North,
-                _ => {
-                    return Err(PyValueError::new_err(format!(
-                        "to_move[{i}]: 0 (South) or 1 (North), not {side}"
-                    )));
-                }
+            // At most 2 * 8 pits (the kind's), on the stack: no allocation a row.
+            let mut counts_of = [0u64; 16];
+            for (c, b) in counts_of.iter_mut().zip(row.chunks_exact(8)) {
+                *c = u64::from_le_bytes(b.try_into().expect("8 bytes"));
+            }
+            let row = &counts_of[..2 * m];
+            let counts = Counts {
+                south: &row[..m],
+                north: &row[m..],
+                stores: [0, 0],
+                to_move: u64::from(side),
             };
-            Ok(Position::from_sides(&row[..m], &row[m..], [0, 0], side))
+            counts
+                .position(Some(m))
+                .map(|(pos, _)| pos)
+                .map_err(|e| PyValueError::new_err(format!("positions[{i}]: {e}")))
         })
         .collect::<PyResult<Vec<_>>>()?;
     label_all(py, directory, kind, &positions, with_moves)

@@ -107,23 +107,95 @@ fn show(options: Options, position: Option<&str>, moves: Vec<String>) -> PyResul
     json(&granary::show::show(&start, &pits).map_err(input)?)
 }
 
-/// Values from the tables in `directory` (a Kalah position just above them is searched): JSON of
-/// the library's `Query`.
+/// A search limit from Python: seconds, 0 or more (`None`: no limit).
+fn limit(search_seconds: Option<f64>) -> PyResult<f64> {
+    match search_seconds {
+        None => Ok(f64::INFINITY),
+        Some(s) if s >= 0.0 && !s.is_nan() => Ok(s),
+        Some(s) => Err(PyValueError::new_err(format!(
+            "search_seconds: {s} is not a number of seconds, 0 or more (None: no limit)"
+        ))),
+    }
+}
+
+/// Values from the tables in `directory`, or (Kalah) an exact search over them where the
+/// library's rule allows it within `search_seconds`: JSON of the library's `Query`.
 #[pyfunction]
-#[pyo3(signature = (directory, options, position, moves))]
+#[pyo3(signature = (directory, options, position, moves, search_seconds))]
 fn query(
     py: Python<'_>,
     directory: &str,
     options: Options,
     position: Option<&str>,
     moves: Vec<usize>,
+    search_seconds: Option<f64>,
 ) -> PyResult<String> {
     let game = options.mancala(position, &moves)?;
+    let limit = limit(search_seconds)?;
     let tablebase = Tablebase::new(directory);
     let answer = py
-        .detach(|| tablebase.query_or_search(&game))
+        .detach(|| tablebase.query_within(&game, limit))
         .map_err(raise)?;
     json(&answer)
+}
+
+/// The moves to play (perfect where the library's rule answers within `search_seconds`, else
+/// a `depth`-ply search over the tables): JSON of the library's `Choice`.
+#[pyfunction]
+#[pyo3(signature = (directory, options, position, moves, search_seconds, depth))]
+fn choose(
+    py: Python<'_>,
+    directory: &str,
+    options: Options,
+    position: Option<&str>,
+    moves: Vec<usize>,
+    search_seconds: Option<f64>,
+    depth: u32,
+) -> PyResult<String> {
+    let game = options.mancala(position, &moves)?;
+    let limit = limit(search_seconds)?;
+    let tablebase = Tablebase::new(directory);
+    let choice = py
+        .detach(|| tablebase.choose(&game, limit, depth))
+        .map_err(raise)?;
+    json(&choice)
+}
+
+/// A Kalah/Oware position from counts, checked by the library (`Counts`): its notation.
+#[pyfunction]
+#[pyo3(signature = (options, south, north, stores, to_move))]
+fn position_of_counts(
+    options: Options,
+    south: Vec<u64>,
+    north: Vec<u64>,
+    stores: (u64, u64),
+    to_move: u64,
+) -> PyResult<String> {
+    let counts = granary::game::Counts {
+        south: &south,
+        north: &north,
+        stores: [stores.0, stores.1],
+        to_move,
+    };
+    let game = options
+        .setup()
+        .mancala_at(options.name()?, &counts)
+        .map_err(input)?;
+    Ok(granary::format_position(&game.position, game.variant.pits))
+}
+
+/// Checks that `directory` is a table directory (made first, empty, if `create`); raises
+/// `TableError` naming it otherwise.
+#[pyfunction]
+#[pyo3(signature = (directory, create))]
+fn open_tablebase(directory: &str, create: bool) -> PyResult<()> {
+    if create {
+        std::fs::create_dir_all(directory)
+            .map_err(|e| TableError::new_err(format!("{directory}: {e}")))?;
+    }
+    Tablebase::existing(directory)
+        .map(drop)
+        .map_err(|e| raise(e.into()))
 }
 
 /// Events of long work, handed to a Python callable as `(kind, dict)`.
@@ -254,8 +326,15 @@ fn catalogue() -> PyResult<String> {
 fn _granary(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("TableError", m.py().get_type::<TableError>())?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add(
+        "DEFAULT_SEARCH_SECONDS",
+        granary::plan::DEFAULT_SEARCH_SECONDS,
+    )?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
+    m.add_function(wrap_pyfunction!(choose, m)?)?;
+    m.add_function(wrap_pyfunction!(position_of_counts, m)?)?;
+    m.add_function(wrap_pyfunction!(open_tablebase, m)?)?;
     m.add_function(wrap_pyfunction!(labels::label_pits, m)?)?;
     m.add_function(wrap_pyfunction!(labels::label_text, m)?)?;
     m.add_function(wrap_pyfunction!(bao::bao_prove, m)?)?;

@@ -110,9 +110,24 @@ def test_numpy_integer_types_and_big_counts(kalah4):
     expected = tb.values("kalah", [row]).value[0]
     for dtype in (np.int8, np.uint8, np.int16, np.uint32, np.int64, np.uint64):
         assert tb.values("kalah", np.array([row], dtype=dtype)).value[0] == expected
-    # A count no table holds (even one past a byte) is not covered, not an error.
-    big = tb.values("kalah", np.array([[300, 0, 0, 0, 0, 0, 0, 1], row]))
-    assert big.covered.tolist() == [False, True]
+    # Counts the packed board cannot hold are refused, naming the row: a pit past a byte, and
+    # pits that each fit a byte but not together (300 seeds: a byte sum would wrap to 44).
+    for rows, match in [
+        (np.array([row, [300, 0, 0, 0, 0, 0, 0, 1]]), r"positions\[1\]: position: South's pit 1 holds 300"),
+        (np.array([[100, 100, 100, 0, 0, 0, 0, 0]]), r"positions\[0\]: position holds 300 seeds"),
+        (np.array([[0, 0, 0, 10**6, 0, 0, 0, 0]]), "South's pit 4 holds 1000000 seeds"),
+        (
+            np.array([[0, 0, 0, 0, 2**64 - 1, 0, 0, 0]], dtype=np.uint64),
+            "North's pit 1 holds 18446744073709551615",
+        ),
+        (np.array([[100, 100, 55, 1, 0, 0, 0, 0]], dtype=np.uint8), "position holds 256 seeds"),
+    ]:
+        for method in (tb.values, tb.best_moves):
+            with pytest.raises(ValueError, match=match):
+                method("kalah", rows)
+    # 255 seeds, the most the board holds: answered (beyond these tables, so not covered).
+    most = tb.values("kalah", np.array([[100, 100, 55, 0, 0, 0, 0, 0], row]))
+    assert most.covered.tolist() == [False, True]
     # Strided and non-contiguous input.
     wide = np.array([[row, row]]).reshape(2, 8)[::-1]
     assert tb.values("kalah", wide).value.tolist() == [expected, expected]
@@ -120,15 +135,24 @@ def test_numpy_integer_types_and_big_counts(kalah4):
     assert tb.values("kalah", fortran).value.tolist() == [expected, expected]
 
 
-def test_an_empty_batch_and_a_missing_directory(tmp_path, kalah4):
+def test_an_empty_batch_an_empty_directory_and_a_missing_one(tmp_path, kalah4):
     tb = granary.Tablebase(kalah4)
     empty = tb.values("kalah", np.zeros((0, 8), dtype=np.int64))
     assert empty.value.shape == (0,) and empty.covered.shape == (0,)
     assert tb.values("kalah", []).value.shape == (0,)
     assert tb.best_moves("kalah", np.zeros((0, 8), dtype=int)).best.shape == (0, 4)
-    # No tables at all: nothing is covered, nothing fails.
-    none = granary.Tablebase(str(tmp_path / "nothing")).values("kalah", [[1, 0, 0, 0, 0, 0, 0, 1]])
+    # An empty directory, given on purpose: nothing is covered, nothing fails.
+    none = granary.Tablebase(str(tmp_path)).values("kalah", [[1, 0, 0, 0, 0, 0, 0, 1]])
     assert none.covered.tolist() == [False]
+    # A directory that is not there is an error naming it, not a directory with no tables.
+    missing = str(tmp_path / "nothing")
+    with pytest.raises(granary.TableError, match=f"{missing}: no such table directory"):
+        granary.Tablebase(missing)
+    with pytest.raises(granary.TableError, match="not a directory"):
+        granary.Tablebase(__file__)
+    # Made on purpose, it is an empty table directory.
+    made = granary.Tablebase(missing, create=True)
+    assert made.values("kalah", [[1, 0, 0, 0, 0, 0, 0, 1]]).covered.tolist() == [False]
 
 
 def test_a_finished_game_is_covered_with_no_best_move(kalah4):

@@ -66,10 +66,20 @@ def test_published_kalah_values(tmp_path, pits, seeds, rules, value):
                    "--dir", str(tmp_path))
     assert cli["value"] == solution.value
     assert cli["best"] == solution.best
-    assert [(m.pit, m.value, m.exact) for m in solution.moves] == [
-        (m["move"], m["value"], m["exact"]) for m in cli["moves"]]
-    assert all(m.value <= value for m in solution.moves)
-    assert any(m.exact and m.value == value for m in solution.moves if m.pit in solution.best)
+    assert [(m.pit, m.value, m.upper) for m in solution.moves] == [
+        (m["move"], m.get("value"), m.get("upper", m.get("value"))) for m in cli["moves"]]
+    # A bound is never given as a value: each move has one or the other.
+    assert all(("value" in m) != ("upper" in m) for m in cli["moves"])
+    assert all(m.upper <= value for m in solution.moves)
+    assert all(m.exact == (m.value is not None) for m in solution.moves)
+    assert any(m.value == value for m in solution.moves if m.pit in solution.best)
+    # Against every move's exact value (the small games: Kalah(6,4)'s takes long): exact values
+    # equal, bounds hold.
+    if pits < 6:
+        exact = granary.Tablebase(str(tmp_path)).query(game, search_seconds=None)
+        truth = {m.pit: m.value for m in exact.moves}
+        for m in solution.moves:
+            assert m.value == truth[m.pit] if m.exact else truth[m.pit] <= m.upper, (m, truth)
 
 
 def test_awari_position_of_romein_and_bal(awari16):
@@ -186,6 +196,8 @@ def test_missing_or_damaged_tables_raise_table_error(tmp_path, awari16):
     game = granary.Game.from_pits("oware", [1, 1, 1, 1, 1, 2], [4, 2, 3, 0, 0, 0], rules="awari")
     with pytest.raises(granary.TableError, match="granary build"):
         granary.Tablebase(str(tmp_path)).query(game)
+    with pytest.raises(granary.TableError, match="no such table directory"):
+        granary.Tablebase("/nonexistent")
     # A truncated layer file.
     damaged = tmp_path / "damaged"
     src = Path(awari16)
@@ -198,10 +210,28 @@ def test_missing_or_damaged_tables_raise_table_error(tmp_path, awari16):
         granary.Tablebase(str(damaged)).query(game)
 
 
+def test_beyond_the_tables_the_advice_fits_this_machine(tmp_path):
+    tb = granary.Tablebase(str(tmp_path))
+    # The Kalah(6,4) start, no search allowed: the search that answers it, with its time.
+    with pytest.raises(granary.TableError) as caught:
+        tb.query(granary.Game("kalah"), search_seconds=0)
+    message = str(caught.value)
+    assert "granary solve kalah" in message and " in all" in message, message
+    assert "granary build" not in message, message
+    # The Oware(6,4) start: no build that no disk holds.
+    with pytest.raises(granary.TableError) as caught:
+        tb.query(granary.Game("oware", rules="awari"))
+    message = str(caught.value)
+    assert "oware is answered from tables alone" in message, message
+    assert "--max-seeds 48" not in message and "more than this machine holds" in message, message
+    with pytest.raises(ValueError, match="search_seconds"):
+        tb.query(granary.Game("kalah"), search_seconds=-1)
+
+
 def test_reprs_and_catalogue():
     game = granary.Game("kalah", pits=4, seeds=3)
     assert repr(game) == "Game('kalah', pits=4, seeds=3, position='3,3,3,3/3,3,3,3 0-0 S')"
-    assert "Tablebase('/x')" == repr(granary.Tablebase("/x"))
+    assert "Tablebase('/tmp')" == repr(granary.Tablebase("/tmp"))
     names = [g["game"] for g in granary.catalogue()]
     assert names == ["kalah", "oware", "bao"]
 

@@ -233,7 +233,9 @@ def test_the_bot_searches_kalah_beyond_its_tables(tmp_path):
     bot = gos.GranaryBot(game, str(tmp_path), table_seeds=8)
     state = _positions(game, 1, seed=6, max_seeds=30)[0]
     g = gos.from_state(state)
-    assert sum(g.pits) > bot.table_seeds + 10  # neither the tables nor a query's search
+    assert sum(g.pits) > bot.table_seeds + 10  # far above the tables: searched exactly
+    choice = bot.choice(g)
+    assert (choice.perfect, choice.source) == (True, "search")
     action = bot.step(state)
     assert action in state.legal_actions()
     best = granary.solve(g, str(tmp_path), table_seeds=8).best
@@ -246,6 +248,23 @@ def test_the_bot_plays_oware_beyond_its_tables_legally(tmp_path):
     state = game.new_initial_state()
     returns = pyspiel.evaluate_bots(state, [bot, _mcts(game, 7)], 7)
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
+
+
+def test_the_bot_says_where_its_oware_play_is_not_perfect(tmp_path):
+    game = pyspiel.load_game("oware", SMALL_OWARE[2])  # 18 seeds
+    bot = gos.GranaryBot(game, str(tmp_path), table_seeds=6, depth=3)
+    start = gos.from_state(game.new_initial_state())
+    above = bot.choice(start)
+    assert (above.perfect, above.source) == (False, "estimate")
+    assert above.best and set(above.best) <= set(start.legal_moves())
+    # Within the tables: perfect, as the tables' query says.
+    inside = granary.Game(
+        "oware", pits=3, seeds=3, rules="abapa", position="1,2,0/0,1,2 7-5 S"
+    )
+    within = bot.choice(inside)
+    query = granary.Tablebase(str(tmp_path)).query(inside)
+    assert (within.perfect, within.source, within.best) == (True, "tables", query.best)
+    assert within.value == query.value
 
 
 def test_bad_bot_settings_are_refused_in_words(tmp_path):

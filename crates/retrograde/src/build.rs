@@ -16,7 +16,7 @@ use crate::owners::Owners;
 use crate::peers::{Peers, Solo, Traffic};
 use crate::phases::{PhaseError, SolveLayer, Solved};
 use crate::report::{BuildObserver, LayerReport, PhaseCounts};
-use crate::resume::Checkpoints;
+use crate::resume::{Checkpoints, Found};
 use crate::sweep::SweepReport;
 
 /// Why a build stopped.
@@ -33,7 +33,7 @@ pub enum BuildError {
     Memory(std::io::Error),
     /// A checkpoint of a layer could not be written or read back.
     #[error(
-        "checkpoint of the layer being built: {0}: free disk space, or build without checkpoints"
+        "checkpoint of the layer being built: {0}: free disk space (a checkpoint takes two bytes a position of the layer, twice while it is replaced) and run the same command again"
     )]
     Checkpoint(std::io::Error),
     /// A scratch file of a build in blocks (a full disk, most likely).
@@ -79,7 +79,7 @@ pub struct BuildOptions {
 }
 
 /// How often a layer saves a checkpoint unless told: 10 minutes (a checkpoint writes a byte a
-/// position: 14 GB for awari layer 36, about 10-20 s of disk).
+/// position; an estimate of its cost: docs/benchmarks.md).
 pub const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A pool of `threads` worker threads (`None`: one per core).
@@ -294,9 +294,14 @@ pub fn build_layer(
     let len = span.end - span.start;
     // This rank's checkpoint, resumed from only if every rank has one at the same phase.
     let resume_file = work_dir.join(format!("r{}-{}.resume", peers.rank(), span.start));
-    let next = Checkpoints::next_phase(&resume_file, seeds, len)
-        .filter(|_| !acyclic)
-        .map_or(u64::MAX, u64::from);
+    let next = match Checkpoints::find(&resume_file, seeds, len) {
+        Found::At(next) if !acyclic => u64::from(next),
+        Found::Refused(why) if !acyclic => {
+            observer.restarted(seeds, &why);
+            u64::MAX
+        }
+        _ => u64::MAX,
+    };
     let least = peers.min(next);
     let resumed = (least != u64::MAX && peers.max(next) == least).then_some(least as u32);
     let reads = if acyclic {
@@ -490,5 +495,8 @@ impl BuildObserver for Share<'_> {
     }
     fn phase(&self, t: u32) {
         self.observer.phase(t);
+    }
+    fn checkpointed(&self, seeds: u32, next: u32) {
+        self.observer.checkpointed(seeds, next);
     }
 }

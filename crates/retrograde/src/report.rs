@@ -23,6 +23,16 @@ pub trait BuildObserver: Sync {
     fn phase(&self, t: u32) {
         let _ = t;
     }
+    /// The checkpoint of layer `seeds` was refused (`why`: damaged, torn, another layer's):
+    /// the layer starts over from its first pass.
+    fn restarted(&self, seeds: u32, why: &str) {
+        let _ = (seeds, why);
+    }
+    /// A checkpoint of layer `seeds` was saved: a build stopped from now on resumes at phase
+    /// `next` ([`crate::resume`]).
+    fn checkpointed(&self, seeds: u32, next: u32) {
+        let _ = (seeds, next);
+    }
     /// A layer was built, or found already built (`report.seconds` is `None`).
     fn layer_done(&self, report: &LayerReport) {
         let _ = report;

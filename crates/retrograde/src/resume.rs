@@ -22,6 +22,9 @@
 //!   32 + entries  entries  the values, one a position
 //! ```
 //! written to `<name>.tmp`, synced and renamed, so the name always holds a whole checkpoint.
+//! A rerun checks every header field and the CRC over every byte before it resumes
+//! ([`Checkpoints::find`]); a file that fails (damaged, torn, another layer's or version's) is
+//! refused with a line saying why, and the layer starts over.
 //! The layer's file is written only once the layer is solved: nothing else need be kept.
 //!
 //! # Several ranks
@@ -40,6 +43,18 @@ const MAGIC: &[u8; 8] = b"GRANRSM2";
 const HEADER: usize = 32;
 /// Bytes read or written at a time.
 const CHUNK: usize = 1 << 20;
+
+/// What a rerun finds where a layer's checkpoint would be ([`Checkpoints::find`]).
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Found {
+    /// No checkpoint: the layer starts with its first pass.
+    Nothing,
+    /// A whole checkpoint of this share: resume at this phase.
+    At(u32),
+    /// A file that is not a whole checkpoint of this share (damaged, torn, of another layer or
+    /// version): why, in a sentence naming the file. The layer starts over.
+    Refused(String),
+}
 
 /// Where a build of one layer saves its checkpoints, and how often.
 #[derive(Debug)]
@@ -67,19 +82,70 @@ impl Checkpoints {
         }
     }
 
-    /// The phase a checkpoint at `path` resumes at, if it is one of this layer (`None` for a
-    /// missing, torn or foreign file: the layer is then built from the start).
-    pub(crate) fn next_phase(path: &Path, seeds: u32, entries: u64) -> Option<u32> {
-        let mut file = File::open(path).ok()?;
+    /// What a rerun finds at `path` for a share of `entries` positions of layer `seeds`:
+    /// nothing, a whole checkpoint of this share (its header checked field by field and its
+    /// CRC over every byte), or a file refused, with why (the layer then starts over).
+    pub(crate) fn find(path: &Path, seeds: u32, entries: u64) -> Found {
+        match Checkpoints::check(path, seeds, entries) {
+            Ok(next) => Found::At(next),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Found::Nothing,
+            Err(e) => Found::Refused(format!("{}: {e}", path.display())),
+        }
+    }
+
+    /// The phase the checkpoint at `path` resumes at, or why it is not one of this share.
+    fn check(path: &Path, seeds: u32, entries: u64) -> std::io::Result<u32> {
+        let refuse = |why: String| Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
+        let mut file = File::open(path)?;
+        let len = file.metadata()?.len();
+        if len < HEADER as u64 {
+            return refuse(format!("{len} bytes, shorter than a checkpoint's header"));
+        }
         let mut header = [0u8; HEADER];
-        file.read_exact(&mut header).ok()?;
-        let field = |at: usize, len: usize| &header[at..at + len];
-        let u32_at = |at| u32::from_le_bytes(field(at, 4).try_into().expect("4 bytes"));
-        let ok = &header[..8] == MAGIC
-            && u32_at(8) == seeds
-            && u64::from_le_bytes(field(16, 8).try_into().expect("8 bytes")) == entries
-            && file.metadata().ok()?.len() == HEADER as u64 + 2 * entries;
-        ok.then(|| u32_at(12))
+        file.read_exact(&mut header)?;
+        let u32_at =
+            |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
+        let u64_at =
+            |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
+        if &header[..8] != MAGIC {
+            return refuse("not a checkpoint of this version (magic)".into());
+        }
+        if u32_at(8) != seeds {
+            return refuse(format!("a checkpoint of layer {}, not {seeds}", u32_at(8)));
+        }
+        if u64_at(16) != entries {
+            return refuse(format!(
+                "a checkpoint of {} positions, not this share's {entries}",
+                u64_at(16)
+            ));
+        }
+        let next = u32_at(12);
+        if next > seeds {
+            return refuse(format!("phase {next} beyond the layer's {seeds}"));
+        }
+        if u32_at(28) != 0 {
+            return refuse("reserved header bytes not zero".into());
+        }
+        if len != Checkpoints::bytes(entries) {
+            return refuse(format!(
+                "{len} bytes, not {} (torn or truncated)",
+                Checkpoints::bytes(entries)
+            ));
+        }
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&header[..24]);
+        let mut buf = vec![0u8; CHUNK];
+        let mut left = len - HEADER as u64;
+        while left > 0 {
+            let buf = &mut buf[..CHUNK.min(left as usize)];
+            file.read_exact(buf)?;
+            crc.update(buf);
+            left -= buf.len() as u64;
+        }
+        if crc.finalize() != u32_at(24) {
+            return refuse("its bytes do not match its checksum (damaged)".into());
+        }
+        Ok(next)
     }
 
     /// Fills `work` and `values` with the checkpoint's, checking the CRC.
@@ -177,5 +243,93 @@ impl Checkpoints {
         self.last = Instant::now();
         self.written += 1;
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A checkpoint of 100 positions of layer 9 before phase 5, saved in `dir`; its path.
+    fn saved(dir: &Path) -> PathBuf {
+        let path = dir.join("r0-0.resume");
+        let work: Vec<AtomicU8> = (0..100).map(AtomicU8::new).collect();
+        let values: Vec<AtomicI8> = (0..100).map(|i| AtomicI8::new(i as i8 - 50)).collect();
+        let mut c = Checkpoints::new(path.clone(), 9, 100, Duration::ZERO);
+        c.save(&work, &values, 5).unwrap();
+        path
+    }
+
+    /// `path` with the byte at `at` changed by `f`.
+    fn damaged(path: &Path, at: usize, f: impl Fn(u8) -> u8) {
+        let mut bytes = std::fs::read(path).unwrap();
+        bytes[at] = f(bytes[at]);
+        std::fs::write(path, bytes).unwrap();
+    }
+
+    fn refused(found: Found, why: &str) {
+        match found {
+            Found::Refused(line) => assert!(line.contains(why), "{line}: not {why:?}"),
+            other => panic!("{other:?} where a refusal ({why}) was expected"),
+        }
+    }
+
+    #[test]
+    fn a_whole_checkpoint_is_found_and_restored() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = saved(dir.path());
+        assert_eq!(Checkpoints::find(&path, 9, 100), Found::At(5));
+        let work: Vec<AtomicU8> = (0..100).map(|_| AtomicU8::new(0)).collect();
+        let values: Vec<AtomicI8> = (0..100).map(|_| AtomicI8::new(0)).collect();
+        let c = Checkpoints::new(path, 9, 100, Duration::ZERO);
+        c.restore(&work, &values).unwrap();
+        assert!(
+            work.iter()
+                .enumerate()
+                .all(|(i, w)| w.load(Relaxed) == i as u8)
+        );
+        assert!(
+            values
+                .iter()
+                .enumerate()
+                .all(|(i, v)| v.load(Relaxed) == i as i8 - 50)
+        );
+    }
+
+    #[test]
+    fn nothing_there_is_not_a_refusal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("r0-0.resume");
+        assert_eq!(Checkpoints::find(&path, 9, 100), Found::Nothing);
+    }
+
+    #[test]
+    fn every_header_field_and_every_byte_is_checked() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = saved(dir.path());
+        refused(Checkpoints::find(&path, 10, 100), "of layer 9, not 10");
+        refused(Checkpoints::find(&path, 9, 99), "100 positions");
+        let cases: [(usize, &str); 6] = [
+            (0, "magic"),
+            (12, "checksum"), // the phase, still within the layer: the CRC covers it
+            (24, "checksum"), // the CRC itself
+            (29, "reserved"),
+            (32, "checksum"),  // a work byte
+            (231, "checksum"), // the last value
+        ];
+        for (at, why) in cases {
+            let path = saved(dir.path());
+            damaged(&path, at, |b| b ^ 1);
+            refused(Checkpoints::find(&path, 9, 100), why);
+        }
+        let path = saved(dir.path());
+        damaged(&path, 12, |_| 10);
+        refused(Checkpoints::find(&path, 9, 100), "phase 10 beyond");
+        let path = saved(dir.path());
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 1]).unwrap();
+        refused(Checkpoints::find(&path, 9, 100), "torn or truncated");
+        std::fs::write(&path, &bytes[..10]).unwrap();
+        refused(Checkpoints::find(&path, 9, 100), "shorter than");
     }
 }

@@ -10,6 +10,7 @@ use granary_retrograde::{BuildOptions, build_layers};
 use granary_rules::reference::Reference;
 use granary_rules::{Board, Capture, Game, Kalah, Position, Rules, Side, Sweep, Variant};
 use granary_search::Solver;
+use granary_search::solver::Worth;
 use granary_tables::{TableKind, TableSet};
 
 const GAMES: [Game; 4] = [
@@ -76,7 +77,12 @@ fn small_kalah_start_positions_against_minimax() {
                     let child = reference.play(&reference.start(n), root.lane);
                     let v = minimax(&reference, &child, &mut HashMap::new());
                     let v = if child.to_move == Side::South { v } else { -v };
-                    assert_eq!(root.value, v, "{variant} move {}", root.lane + 1);
+                    assert_eq!(
+                        root.worth,
+                        Worth::Exact(v),
+                        "{variant} move {}",
+                        root.lane + 1
+                    );
                 }
                 let rules = kalah(game, m);
                 let mut pos = variant.start();
@@ -191,8 +197,10 @@ fn progress_bounds_narrow_to_each_root_moves_value() {
             // passes closed.
             settled.sort_by_key(|r| r.lane);
             assert_eq!(settled, solution.moves, "{variant}");
-            for r in settled.iter().filter(|r| r.exact) {
-                assert_eq!(bounds.get(&r.lane), Some(&(r.value, r.value)), "{variant}");
+            for r in &settled {
+                if let Worth::Exact(v) = r.worth {
+                    assert_eq!(bounds.get(&r.lane), Some(&(v, v)), "{variant}");
+                }
             }
         }
     }
@@ -247,12 +255,21 @@ fn root_moves_agree_across_threads_and_with_minimax() {
             assert_eq!(solutions[1].value, best, "{variant}");
             for r in &solutions[1].moves {
                 let v = truth[&r.lane];
-                if r.exact {
-                    assert_eq!(r.value, v, "{variant} move {}", r.lane + 1);
-                } else {
-                    assert!(v <= r.value, "{variant} move {}", r.lane + 1);
-                }
+                assert!(
+                    r.worth.admits(v),
+                    "{variant} move {}: {:?}, truly {v}",
+                    r.lane + 1,
+                    r.worth
+                );
             }
+            // A best move is given exactly (others of its value may be bounds).
+            assert!(
+                solutions[1]
+                    .moves
+                    .iter()
+                    .any(|r| r.worth == Worth::Exact(best)),
+                "{variant}"
+            );
         }
     }
 }
@@ -325,7 +342,12 @@ fn solves_from_an_estimated_guess_against_minimax() {
                 let child = reference.play(&start, root.lane);
                 let v = minimax(&reference, &child, &mut memo);
                 let v = if child.to_move == Side::South { v } else { -v };
-                assert_eq!(root.value, v, "{variant} move {}", root.lane + 1);
+                assert_eq!(
+                    root.worth,
+                    Worth::Exact(v),
+                    "{variant} move {}",
+                    root.lane + 1
+                );
             }
         }
     }

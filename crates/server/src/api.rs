@@ -21,74 +21,38 @@ use axum::extract::{RawQuery, State as Shared};
 use axum::http::{StatusCode, Uri};
 use axum::routing::get;
 use granary::outcome::{final_stores, result_word};
+use granary::plan::Reach;
 use granary::{GameName, Mancala, Query, Seeds, Side};
 use serde_json::{Value, json};
-use tokio::sync::OwnedSemaphorePermit;
 
 use crate::State;
-use crate::error::{ApiError, internal, late};
+use crate::error::{ApiError, internal};
 use crate::params::Params;
+use crate::pool::Pool;
 use crate::search::{Leader, Plan};
 
 type Answer = Result<Json<Value>, ApiError>;
 
-/// A search slot, waiting in the queue until `deadline` at most; 503 if the queue is full or
-/// the time runs out.
-async fn slot(
-    state: &Arc<State>,
-    deadline: tokio::time::Instant,
-) -> Result<OwnedSemaphorePermit, ApiError> {
-    use std::sync::atomic::Ordering::SeqCst;
-    if let Ok(permit) = Arc::clone(&state.searches).try_acquire_owned() {
-        return Ok(permit);
-    }
-    if state.waiting.fetch_add(1, SeqCst) >= state.max_queue {
-        state.waiting.fetch_sub(1, SeqCst);
-        return Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "too many requests are waiting; try again shortly",
-        ));
-    }
-    let acquired =
-        tokio::time::timeout_at(deadline, Arc::clone(&state.searches).acquire_owned()).await;
-    state.waiting.fetch_sub(1, SeqCst);
-    match acquired {
-        Ok(Ok(permit)) => Ok(permit),
-        Ok(Err(_)) => Err(ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
-            "the server is shutting down",
-        )),
-        Err(_) => Err(late(state.timeout)),
-    }
-}
-
-/// Runs `work` on the blocking pool once a search slot is free, within the timeout (queueing
-/// included); 503 if the queue is full or the time runs out.
+/// Runs `work` in `pool` once it has a free slot, within the timeout (queueing included); 503 if
+/// the queue is full or the time runs out.
 async fn blocking<T: Send + 'static>(
     state: &Arc<State>,
+    pool: &Pool,
     work: impl FnOnce(&State) -> Result<T, ApiError> + Send + 'static,
 ) -> Result<T, ApiError> {
-    let deadline = tokio::time::Instant::now() + state.timeout;
-    let permit = slot(state, deadline).await?;
     let shared = Arc::clone(state);
-    let task = tokio::task::spawn_blocking(move || {
-        // The slot is held until the work ends, even if the answer has timed out.
-        let _permit = permit;
-        work(&shared)
-    });
-    match tokio::time::timeout_at(deadline, task).await {
-        Err(_) => Err(late(state.timeout)),
-        Ok(Err(_)) => Err(internal("internal error while answering")),
-        Ok(Ok(result)) => result.map_err(|e| e.within(state.tablebase.root())),
-    }
+    pool.run(state.timeout, move || work(&shared))
+        .await?
+        .map_err(|e| e.within(state.tablebase.root()))
 }
 
 /// [`blocking`], the answer as JSON.
 async fn blocking_json<T: serde::Serialize + Send + 'static>(
     state: &Arc<State>,
+    pool: &Pool,
     work: impl FnOnce(&State) -> Result<T, ApiError> + Send + 'static,
 ) -> Answer {
-    let value = blocking(state, work).await?;
+    let value = blocking(state, pool, work).await?;
     serde_json::to_value(value)
         .map(Json)
         .map_err(|e| internal(e.to_string()))
@@ -135,35 +99,33 @@ async fn query(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> An
     described(&mancala, &query).map(Json)
 }
 
-/// The answer for `game`'s position: from the tables where they cover it, else (Kalah) kept from
-/// an earlier search or searched within the server's limits.
+/// The answer for `game`'s position, as the library's rule of what is answered beyond the tables
+/// has it ([`granary::plan::reach`], with the server's search limit): from the tables where they
+/// cover it, else (Kalah) kept from an earlier search or searched.
 ///
 /// # Errors
 /// 422 (Oware beyond its tables, Kalah beyond the search limit) in a plain sentence; 503 while
 /// a search outlasts the request; 500 for damaged tables.
 pub async fn answer(state: &Arc<State>, game: &Mancala) -> Result<Arc<Query>, ApiError> {
-    let kind = game.kind();
-    let seeds = game.position.board.seeds(kind.pits);
-    let present = state.tablebase.complete_up_to(kind);
-    if present.is_some_and(|p| p >= seeds) {
-        let game = *game;
-        return blocking(state, move |s| Ok(Arc::new(s.tablebase.query(&game)?))).await;
-    }
-    if game.variant.game.name() != "kalah" {
-        let tables = match present {
-            Some(p) => format!("its {} tables go up to {p} seeds", kind.name()),
-            None => format!("it holds no {} tables", kind.name()),
-        };
-        return Err(ApiError::new(
-            StatusCode::UNPROCESSABLE_ENTITY,
-            format!(
-                "this position is beyond what this server answers: it has {seeds} seeds on the \
-                 board, {tables}, and oware is answered from tables alone"
-            ),
-        ));
-    }
+    let present = state.tablebase.complete_up_to(game.kind());
+    let estimate = match state.solved.reach(game, present) {
+        Reach::Tables => {
+            let game = *game;
+            return blocking(state, &state.small, move |s| {
+                Ok(Arc::new(s.tablebase.query(&game)?))
+            })
+            .await;
+        }
+        Reach::Beyond(why) => {
+            return Err(ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("this position is beyond what this server answers: {why}"),
+            ));
+        }
+        Reach::Search { seconds, .. } => seconds,
+    };
     let deadline = tokio::time::Instant::now() + state.timeout;
-    let mut receiver = match state.solved.plan(game, present)? {
+    let mut receiver = match state.solved.plan(game, present, estimate) {
         Plan::Kept(query) => return Ok(query),
         Plan::Running(receiver) => receiver,
         Plan::Start(leader) => {
@@ -172,7 +134,6 @@ pub async fn answer(state: &Arc<State>, game: &Mancala) -> Result<Arc<Query>, Ap
             receiver
         }
     };
-    let estimate = state.solved.estimate(kind, seeds, present);
     match tokio::time::timeout_at(deadline, receiver.wait_for(Option::is_some)).await {
         Ok(Ok(outcome)) => outcome.clone().expect("waited for an outcome"),
         Ok(Err(_)) => Err(internal("internal error while searching")),
@@ -196,16 +157,16 @@ async fn start(
     leader: Leader,
     deadline: tokio::time::Instant,
 ) -> Result<(), ApiError> {
-    let permit = match slot(state, deadline).await {
-        Ok(permit) => permit,
+    let slot = match state.searches.slot(deadline, state.timeout).await {
+        Ok(slot) => slot,
         Err(e) => {
             state.solved.finish(leader, Err(e.clone()));
             return Err(e);
         }
     };
     let shared = Arc::clone(state);
-    tokio::task::spawn_blocking(move || {
-        let _permit = permit;
+    // A thread that cannot start drops the leader: its waiters hear an internal error.
+    state.searches.spawn(slot, move || {
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             crate::search::search(&shared.tablebase, &game, leader.horizon, leader.estimate)
         }));
@@ -215,7 +176,7 @@ async fn start(
             Err(_) => Err(internal("internal error while searching")),
         };
         shared.solved.finish(leader, outcome);
-    });
+    })?;
     Ok(())
 }
 
@@ -268,9 +229,16 @@ async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Ans
     let setup = params.setup().map_err(ApiError::bad)?;
     let moves = params.moves();
     let position = params.get("position").map(String::from);
-    // Bao's move generation follows relay sowings to their end (endless ones are detected, which
-    // can take long): on the blocking pool, within the limits, like a search.
-    blocking_json(&state, move |_| -> Result<Value, ApiError> {
+    // Off the async runtime, within the limits. Kalah and Oware moves are small work (never
+    // behind a search); Bao's move generation follows relay sowings to their end (endless ones
+    // are detected), which can take long: among the searches, so that it never holds up the
+    // small work.
+    let pool = if game == GameName::Bao {
+        &state.searches
+    } else {
+        &state.small
+    };
+    blocking_json(&state, pool, move |_| -> Result<Value, ApiError> {
         let value = if game == GameName::Bao {
             let (rules, pos) = setup.bao(position.as_deref())?;
             serde_json::to_value(granary::bao::show(&rules, pos, &moves)?)
@@ -294,7 +262,7 @@ async fn bao_move(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) ->
         .setup()
         .map_err(ApiError::bad)?
         .bao(params.get("position"))?;
-    blocking_json(&state, move |_| {
+    blocking_json(&state, &state.searches, move |_| {
         let mut player = granary::bao::Player::new(&rules);
         player
             .choose(&pos, Duration::from_millis(millis))
@@ -323,7 +291,7 @@ async fn bao_hint(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) ->
     let setup = params.setup().map_err(ApiError::bad)?;
     let (rules, pos) = setup.bao(params.get("position"))?;
     let start = granary::BaoPosition::start(&rules);
-    blocking_json(&state, move |s| {
+    blocking_json(&state, &state.searches, move |s| {
         let mut player = granary::bao::Player::new(&rules);
         let mut moves: Vec<(String, f64)> = player.hint(&pos);
         moves.sort_by(|a, b| b.1.total_cmp(&a.1));

@@ -3,13 +3,19 @@
 //! - [`api`]: the JSON API under `/api/v1/` (variants, query, show, Bao's engine move);
 //! - [`error`]: the API's error answer, `{"error": "..."}` with its status;
 //! - [`params`]: query strings checked into the library's [`granary::Setup`], every fault a 400;
+//! - [`pool`]: bounded pools of work off the async runtime, each with its own queue;
 //! - [`search`]: Kalah positions beyond the tables, searched within a limit and kept;
+//! - [`tables`]: the tables present of a game, and the variant the page's game selector shows;
 //! - [`page`]: the interactive page at `/`, its files embedded in the binary.
 //!
 //! The table directory is opened once ([`granary::Tablebase`]) and its memory maps are shared by
-//! every request. Work that may take long (table reads, searches, the Bao engine) runs on the
-//! blocking pool, at most [`Config::max_searches`] at a time: a request that finds them all busy
-//! gets 503 with `Retry-After`, and one that takes longer than [`Config::timeout`] gets 503 too.
+//! every request. Work that may take long runs in one of two pools ([`pool::Pool`]), each with
+//! its own slots and its own queue: searches (Kalah searches beyond the tables, the Bao engine),
+//! at most [`Config::max_searches`] at a time, each on a thread of its own; and small work
+//! (positions shown, answers read from the tables), at most [`Config::max_small`] at a time, on
+//! tokio's blocking pool. A small request never waits behind a search. A request that finds its
+//! pool's queue full gets 503 with `Retry-After`, and one that takes longer than
+//! [`Config::timeout`] gets 503 too; the list of variants and tables is answered at once.
 //! A Kalah position the tables do not cover is searched over them if the cost model expects the
 //! search to take at most [`Config::search_seconds`]; the search goes on past the request's
 //! timeout and its answer is kept ([`Config::cache_entries`] answers at most). Serving begins
@@ -19,7 +25,9 @@ pub mod api;
 pub mod error;
 pub mod page;
 pub mod params;
+pub mod pool;
 pub mod search;
+pub mod tables;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -27,7 +35,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use tokio::sync::Semaphore;
+
+use crate::pool::{Pool, Threads};
 
 /// How the server runs.
 #[derive(Clone, Debug)]
@@ -36,9 +45,12 @@ pub struct Config {
     pub bind: SocketAddr,
     /// The table directory.
     pub dir: PathBuf,
-    /// Searches (and table reads) running at once; more wait in a queue.
+    /// Searches (Kalah beyond the tables, the Bao engine) running at once; more wait in a queue.
     pub max_searches: usize,
-    /// Requests waiting for a search slot; more are answered 503 at once.
+    /// Small pieces of work (positions shown, answers read from the tables) running at once;
+    /// more wait in a queue of their own.
+    pub max_small: usize,
+    /// Requests waiting in each queue; more are answered 503 at once.
     pub max_queue: usize,
     /// Longest a request may work before it is answered 503.
     pub timeout: Duration,
@@ -50,14 +62,17 @@ pub struct Config {
 }
 
 impl Config {
-    /// Defaults: 127.0.0.1:8080, one search a core, 1,024 waiting, 10 s a request, searches
-    /// estimated at up to 60 s, 4,096 searched answers kept.
+    /// Defaults: 127.0.0.1:8080, one search a core, two small pieces of work a core, 1,024
+    /// waiting in each queue, 10 s a request, searches estimated at up to 60 s, 4,096 searched
+    /// answers kept.
     #[must_use]
     pub fn new(dir: PathBuf) -> Config {
+        let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
         Config {
             bind: SocketAddr::from(([127, 0, 0, 1], 8080)),
             dir,
-            max_searches: std::thread::available_parallelism().map_or(2, std::num::NonZero::get),
+            max_searches: cores,
+            max_small: 2 * cores,
             max_queue: 1024,
             timeout: Duration::from_secs(10),
             search_seconds: 60.0,
@@ -70,10 +85,10 @@ impl Config {
 #[derive(Debug)]
 pub struct State {
     pub tablebase: granary::Tablebase,
-    pub searches: Arc<Semaphore>,
-    /// Requests waiting for a slot now, and the most allowed.
-    pub waiting: std::sync::atomic::AtomicUsize,
-    pub max_queue: usize,
+    /// Searches: Kalah beyond the tables, the Bao engine; a thread of its own each.
+    pub searches: Pool,
+    /// Small work: positions shown, answers read from the tables.
+    pub small: Pool,
     pub timeout: Duration,
     /// Searches beyond the tables, and their answers.
     pub solved: search::Searches,
@@ -89,9 +104,12 @@ pub fn state(config: &Config) -> Arc<State> {
     let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     Arc::new(State {
         tablebase: granary::Tablebase::new(config.dir.clone()),
-        searches: Arc::new(Semaphore::new(config.max_searches.max(1))),
-        waiting: std::sync::atomic::AtomicUsize::new(0),
-        max_queue: config.max_queue,
+        searches: Pool::new(
+            config.max_searches,
+            config.max_queue,
+            Threads::Own("granary-search"),
+        ),
+        small: Pool::new(config.max_small, config.max_queue, Threads::Blocking),
         timeout: config.timeout,
         solved: search::Searches::new(config.cache_entries, config.search_seconds, model, cores),
         start_proofs: std::sync::Mutex::new(std::collections::HashMap::new()),
@@ -107,6 +125,7 @@ pub fn router(config: &Config) -> Router {
 pub fn app(state: Arc<State>) -> Router {
     Router::new()
         .merge(api::routes())
+        .merge(tables::routes())
         .merge(page::routes())
         .fallback(api::not_found)
         .with_state(state)

@@ -1,6 +1,7 @@
-//! Kalah positions the tables do not cover: searched over the tables present when the cost
-//! model expects the search to end within the server's limit ([`crate::Config::search_seconds`]),
-//! refused with a plain sentence otherwise, and the answers kept in a small bounded cache.
+//! Kalah positions the tables do not cover: searched over the tables present where the library's
+//! rule of what is answered beyond the tables sends them ([`granary::plan::reach`], with the
+//! server's limit [`crate::Config::search_seconds`]), refused with a plain sentence otherwise, and
+//! the answers kept in a small bounded cache.
 //!
 //! One search of a position runs at a time: a request for a position already being searched
 //! waits for that search. A search that outlasts its request's time goes on and keeps its
@@ -11,9 +12,8 @@ use std::collections::{HashMap, VecDeque};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use axum::http::StatusCode;
-use granary::plan::CostModel;
-use granary::{Mancala, Query, TableKind};
+use granary::plan::{CostModel, Reach};
+use granary::{Mancala, Query};
 use tokio::sync::watch;
 
 use crate::error::ApiError;
@@ -123,60 +123,44 @@ impl Searches {
             .get(key)
     }
 
-    /// Estimated seconds to search `seeds` seeds of `kind` over layers `0..=present`.
+    /// How `game`'s position is answered with layers `0..=present` present: the library's rule
+    /// ([`granary::plan::reach`]) with this server's cost model, cores and search limit.
     #[must_use]
-    pub fn estimate(&self, kind: TableKind, seeds: u32, present: Option<u32>) -> f64 {
-        self.model
-            .search_seconds(kind, seeds, present.unwrap_or(0), self.cores)
-    }
-
-    /// Kept, running, or to be started by the caller; or refused as beyond the limit, in a
-    /// sentence that names no file and no build.
-    ///
-    /// # Errors
-    /// 422: the estimated search is longer than the limit.
-    pub fn plan(&self, game: &Mancala, present: Option<u32>) -> Result<Plan, ApiError> {
-        let key = Searches::key(game);
-        if let Some(answer) = self.kept(&key) {
-            return Ok(Plan::Kept(answer));
-        }
+    pub fn reach(&self, game: &Mancala, present: Option<u32>) -> Reach {
         let kind = game.kind();
         let seeds = game.position.board.seeds(kind.pits);
-        let estimate = self.estimate(kind, seeds, present);
-        if estimate.is_nan() || estimate > self.limit {
-            let tables = match present {
-                Some(p) => format!("its tables of {} go up to {p} seeds", kind.name()),
-                None => format!("it holds no tables of {}", kind.name()),
-            };
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!(
-                    "this position is beyond what this server searches: it has {seeds} seeds on \
-                     the board, {tables}, and the search would take about {} where the server \
-                     allows {}; try a position with fewer seeds",
-                    granary::units::human_seconds(estimate),
-                    granary::units::human_seconds(self.limit)
-                ),
-            ));
+        granary::plan::reach(kind, seeds, present, self.limit, &self.model, self.cores)
+    }
+
+    /// Kept, running, or to be started by the caller, for a position [`Searches::reach`] sends
+    /// to a search over layers `0..=present`, estimated at `estimate` seconds.
+    pub fn plan(&self, game: &Mancala, present: Option<u32>, estimate: f64) -> Plan {
+        let key = Searches::key(game);
+        if let Some(answer) = self.kept(&key) {
+            return Plan::Kept(answer);
         }
         let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
-        if let Some(receiver) = running.get(&key) {
-            return Ok(Plan::Running(receiver.clone()));
+        // A search whose leader is gone without an outcome (its thread never started) is
+        // started again.
+        if let Some(receiver) = running.get(&key)
+            && receiver.has_changed().is_ok()
+        {
+            return Plan::Running(receiver.clone());
         }
         // Checked again under the lock: a search may have ended since.
         if let Some(answer) = self.kept(&key) {
-            return Ok(Plan::Kept(answer));
+            return Plan::Kept(answer);
         }
         let (sender, receiver) = watch::channel(None);
         running.insert(key.clone(), receiver.clone());
         self.started.fetch_add(1, Ordering::Relaxed);
-        Ok(Plan::Start(Leader {
+        Plan::Start(Leader {
             key,
             estimate,
             horizon: present,
             sender,
             receiver,
-        }))
+        })
     }
 
     /// Ends `leader`'s search with `outcome`: kept if an answer, then every waiter told.

@@ -2,7 +2,9 @@
 // `last`, the move that led to it). Kalah and Oware: every legal move is a pit button and a row
 // of the move list (best first), both carrying data-move (the pit) and data-value (the library's
 // value: the net of the seeds left, for the player to move); the colour is the final result.
-// Bao: the moves with the engine's evaluation, and a proven result where there is one.
+// Bao: the moves with the engine's evaluation, and a proven result where there is one. The board
+// and the legal moves are drawn at once (from `show`, data-board="1"); the values (or the
+// engine's evaluations) follow when the server has them (data-ready="1").
 "use strict";
 
 const $ = (id) => document.getElementById(id);
@@ -113,17 +115,18 @@ async function queryWithPatience(p, gen) {
       return await api("/api/v1/query", p);
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 503 || tries > 60 || gen !== generation) throw e;
-      status(e.message + " …", false);
+      $("verdict").textContent = e.message + " …";
       await sleep(1000 * Math.min(e.retryAfter, 5));
       if (gen !== generation) throw e;
     }
   }
 }
 
-// Kalah and Oware: North's row on top (N_m .. N1 left to right), South's below (S1 .. S_m);
-// North's store on the left, South's on the right.
+// Kalah and Oware: the board and its legal moves at once, then the values when the query ends.
 async function renderTwoRow(p, gen) {
   const shown = await api("/api/v1/show", p);
+  if (gen !== generation) return null;
+  current = drawTwoRow(shown, null, null);
   let answer = null, failure = null;
   if (!shown.over) {
     try {
@@ -133,6 +136,12 @@ async function renderTwoRow(p, gen) {
     }
   }
   if (gen !== generation) return null;
+  return drawTwoRow(shown, answer, failure);
+}
+
+// North's row on top (N_m .. N1 left to right), South's below (S1 .. S_m); North's store on the
+// left, South's on the right. With no answer (yet) the legal moves are buttons without values.
+function drawTwoRow(shown, answer, failure) {
   const m = shown.pits.length / 2;
   const south = shown.pits.slice(0, m), north = shown.pits.slice(m);
   const mover = shown.to_move;
@@ -176,6 +185,7 @@ async function renderTwoRow(p, gen) {
   const bottom = el("p", "side", "South: the bottom row, S1 at the left, sowing left to right" +
     (mover === "south" && !shown.over ? " (to move)" : ""));
   $("board").replaceChildren(top, board, bottom);
+  document.body.dataset.board = "1";
 
   status(`${shown.variant}. ` + (shown.over ? "The game is over." : `${capital(mover)} to move.`));
   if (shown.over) {
@@ -188,8 +198,10 @@ async function renderTwoRow(p, gen) {
       : `${capital(answer.result === "win" ? mover : (mover === "south" ? "north" : "south"))} wins`;
     $("verdict").textContent = `With perfect play ${word}: final score South ${fs} – North ${fn} ` +
       `(margin ${signed(answer.margin)} for ${mover}; ${answer.source === "search" ? "searched beyond the tables" : "from the tables"}).`;
-  } else {
+  } else if (failure) {
     $("verdict").textContent = "";
+  } else {
+    $("verdict").textContent = "Finding the values of the moves …";
   }
   if (failure) status(failure.message, true);
 
@@ -229,13 +241,14 @@ async function renderTwoRow(p, gen) {
   }
   $("proven").textContent = "";
   $("last").textContent = last ? `Last move: ${last}.` : "";
-  return { game: p.get("game"), shown, answer, list: list.map((mv) => [String(mv.move), letter + mv.move]) };
+  return { game: params().get("game") || "kalah", shown, answer, list: list.map((mv) => [String(mv.move), letter + mv.move]) };
 }
 
-// Bao: four rows as its notation writes them (North's back b8..b1, North's front a8..a1,
-// South's front A1..A8, South's back B1..B8), the moves with the engine's evaluation.
+// Bao: the board and its legal moves' names at once, then the engine's evaluations.
 async function renderBao(p, gen) {
   const shown = await api("/api/v1/show", p);
+  if (gen !== generation) return null;
+  current = drawBao(shown, null, null);
   let hint = null, failure = null;
   if (!shown.over) {
     const q = new URLSearchParams(p);
@@ -247,6 +260,12 @@ async function renderBao(p, gen) {
     }
   }
   if (gen !== generation) return null;
+  return drawBao(shown, hint, failure);
+}
+
+// Four rows as Bao's notation writes them (North's back b8..b1, North's front a8..a1, South's
+// front A1..A8, South's back B1..B8), the moves with the engine's evaluation once it has them.
+function drawBao(shown, hint, failure) {
   const last = params().get("last") || "";
   const lastPit = last.slice(0, 2);
   const lines = [
@@ -273,22 +292,26 @@ async function renderBao(p, gen) {
   const bottom = el("p", "side", `South: the bottom two rows; hand ${shown.south.hand}` +
     (shown.to_move === "south" ? " (to move)" : ""));
   $("board").replaceChildren(top, rows, bottom);
+  document.body.dataset.board = "1";
   const stage = shown.stage === "namua" ? "namua: seeds still in hand" : "mtaji: no seeds in hand";
   status(`${shown.rules}. ` + (shown.over ? "The game is over." : `${capital(shown.to_move)} to move (${stage}).`) +
     (shown.takasia ? ` Takasia: ${shown.takasia} may not be lifted.` : ""));
   $("verdict").textContent = shown.over
-    ? `Game over: ${shown.to_move} has ${shown.end}; ${shown.winner} wins.` : "";
+    ? `Game over: ${shown.to_move} has ${shown.end}; ${shown.winner} wins.`
+    : hint || failure ? "" : "Asking the engine …";
   if (failure) status(failure.message, true);
-  const moves = hint ? hint.moves : [];
+  // Until the engine answers, the legal moves without evaluations, in the order show gives.
+  const moves = hint ? hint.moves : (shown.over ? [] : shown.legal_moves.map((move) => ({ move, score: null })));
   $("moves").className = "bao";
   $("moves-title").hidden = moves.length === 0;
   $("moves").replaceChildren(...moves.map((mv, i) => {
-    const b = el("button", "move bao" + (i === 0 ? " best" : ""));
+    const b = el("button", "move bao" + (i === 0 && hint ? " best" : ""));
     b.type = "button";
     b.dataset.move = mv.move;
     b.dataset.value = "";
-    b.append(el("span", "mv", mv.move), el("span", "eval", signed(mv.score)));
-    b.title = `${mv.move}: the engine's 3-ply evaluation for ${shown.to_move}, ${signed(mv.score)} seeds`;
+    b.append(el("span", "mv", mv.move), el("span", "eval", mv.score === null ? "…" : signed(mv.score)));
+    b.title = mv.score === null ? `play ${mv.move}`
+      : `${mv.move}: the engine's 3-ply evaluation for ${shown.to_move}, ${signed(mv.score)} seeds`;
     b.addEventListener("click", () => play(mv.move, mv.move));
     return b;
   }));
@@ -299,7 +322,7 @@ async function renderBao(p, gen) {
       (proven.move ? `, first move ${proven.move}` : "") + ` (${proven.how}).`
     : "";
   $("last").textContent = last ? `Last move: ${last}.` : "";
-  return { game: "bao", shown, answer: null, hint, list: moves.map((mv) => [mv.move, mv.move]) };
+  return { game: "bao", shown, answer: null, hint, list: hint ? moves.map((mv) => [mv.move, mv.move]) : [] };
 }
 
 // On a fresh visit (no game in the address) a start the server cannot answer gives way to a
@@ -325,7 +348,10 @@ async function render() {
   const gen = ++generation;
   const p = gameParams();
   fillPickers();
+  const input = $("position-text");
+  const typed = input.value; // what the person had typed when this render began
   document.body.dataset.ready = "0";
+  document.body.dataset.board = "0";
   status("…");
   try {
     if (p.get("game") === "bao") {
@@ -343,13 +369,14 @@ async function render() {
   } catch (e) {
     if (gen === generation) {
       status(e.message, true);
-      $("moves").replaceChildren();
-      $("pv").replaceChildren();
+      for (const id of ["board", "moves", "pv"]) $(id).replaceChildren();
+      $("verdict").textContent = "";
     }
   }
   if (gen === generation) {
-    const input = $("position-text");
-    if (document.activeElement !== input && current && current.shown) input.value = current.shown.position;
+    // The box shows the position drawn, unless the person is typing or has typed since.
+    const untouched = document.activeElement !== input && input.value === typed;
+    if (untouched && current && current.shown) input.value = current.shown.position;
     document.body.dataset.ready = "1";
   }
 }
@@ -421,7 +448,55 @@ function newGame() {
   }
   undoStack = [];
   setParams(p, true);
-  render();
+  $("note").textContent = "";
+  return render();
+}
+
+// The game selector: the server picks the variant to show, one whose tables it holds where it
+// holds any of the game, and says in a sentence what it changed or which tables to build.
+async function chooseGame() {
+  const game = $("game").value;
+  $("rules").replaceChildren();
+  if (game === "bao") return newGame();
+  const q = new URLSearchParams({ game, pits: $("pits").value, seeds: $("seeds").value });
+  let pick = null;
+  try {
+    pick = await api("/api/v1/tables", q);
+  } catch (e) {
+    // The pickers' own values are shown, and the page says what is wrong with them.
+  }
+  const p = new URLSearchParams({ game });
+  if (pick) {
+    p.set("rules", pick.show.rules);
+    p.set("pits", String(pick.show.pits));
+    p.set("seeds", String(pick.show.seeds));
+  } else {
+    p.set("pits", $("pits").value);
+    p.set("seeds", $("seeds").value);
+  }
+  undoStack = [];
+  setParams(p, true);
+  $("note").textContent = pick && pick.note ? pick.note : "";
+  return render();
+}
+
+// A typed position: checked by the server first, so that a mistyped one keeps the person's text
+// in the box and says in one line what is wrong with it.
+async function goToTyped() {
+  const input = $("position-text");
+  const text = input.value.trim();
+  if (!text) return;
+  const q = gameParams();
+  q.set("position", text);
+  let shown;
+  try {
+    shown = await api("/api/v1/show", q);
+  } catch (e) {
+    status(e.message, true);
+    return;
+  }
+  input.blur();
+  await goTo(shown.position, "");
 }
 
 async function main() {
@@ -432,7 +507,7 @@ async function main() {
     document.body.dataset.ready = "1";
     return;
   }
-  $("game").addEventListener("change", () => { $("rules").replaceChildren(); newGame(); });
+  $("game").addEventListener("change", chooseGame);
   $("rules").addEventListener("change", newGame);
   $("pits").addEventListener("change", newGame);
   $("seeds").addEventListener("change", newGame);
@@ -441,9 +516,7 @@ async function main() {
   $("engine").addEventListener("click", engineMove);
   $("goto").addEventListener("submit", (event) => {
     event.preventDefault();
-    const text = $("position-text").value.trim();
-    if (text) goTo(text, "");
-    $("position-text").blur();
+    goToTyped();
   });
   document.addEventListener("keydown", (event) => {
     const t = event.target;

@@ -278,19 +278,44 @@ fn positions_beyond_the_limits_get_a_plain_sentence() {
     // Kalah(6,4) standard with no tables of its kind: a search far beyond the server's limit.
     refused(
         "/api/v1/query?game=kalah&rules=standard",
-        "this position is beyond what this server searches: it has 48 seeds on the board, it \
-         holds no tables of kalah-6-standard-owner",
+        "this position is beyond what this server answers: it has 48 seeds on the board, no \
+         tables of kalah-6-standard-owner are present, and the search would take about",
     );
     // Kalah(4) with tables to 12: 160 seeds are too many to search.
     refused(
         "/api/v1/query?game=kalah&pits=4&rules=standard&position=20,20,20,20/20,20,20,20",
-        "its tables of kalah-4-standard-owner go up to 12 seeds",
+        "it has 160 seeds on the board, more than the 127 a search answers",
     );
     // Oware is answered from tables alone.
     refused(
         "/api/v1/query?game=oware&rules=awari&position=4,4,4,4,4,4/4,4,4,4,4,0",
-        "oware is answered from tables alone",
+        "it has 44 seeds on the board, the tables of oware-6-awari present go up to 16 seeds, \
+         and oware is answered from tables alone",
     );
+    // The server's sentence is the library's rule's, word for word.
+    let game = granary::Setup {
+        pits: Some(4),
+        rules: Some("standard".into()),
+        ..granary::Setup::default()
+    }
+    .mancala(granary::GameName::Kalah, Some("20,20,20,20/20,20,20,20"))
+    .unwrap();
+    let granary::plan::Reach::Beyond(why) = granary::plan::reach(
+        game.kind(),
+        160,
+        Some(12),
+        60.0,
+        &granary::plan::CostModel::default(),
+        2,
+    ) else {
+        panic!("160 seeds are beyond a minute's search");
+    };
+    let (_, v) =
+        get("/api/v1/query?game=kalah&pits=4&rules=standard&position=20,20,20,20/20,20,20,20");
+    let error = v["error"].as_str().unwrap();
+    let clause = why.to_string();
+    let clause = clause.split(", and the search").next().unwrap();
+    assert!(error.contains(clause), "{error}");
 }
 
 #[test]
@@ -549,4 +574,158 @@ fn a_full_queue_is_503_with_retry_after() {
         assert!(v["error"].as_str().unwrap().contains("waiting"), "{v}");
         assert_eq!(first.await.unwrap().unwrap().status(), StatusCode::OK);
     });
+}
+
+/// `uri` from `app`, awaited on the caller's runtime: `(status, JSON body)`.
+async fn ask(app: &axum::Router, uri: &str) -> (StatusCode, Value) {
+    let response = app
+        .clone()
+        .oneshot(Request::get(uri).body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    (status, serde_json::from_slice(&bytes).unwrap())
+}
+
+#[test]
+fn small_requests_are_answered_while_a_search_holds_every_slot() {
+    // One search slot, taken by the Bao engine thinking from the kiswahili start (which nothing
+    // proves): it thinks for at least a quarter of its 5 s (it starts no depth past that). While
+    // it holds the slot, Kalah and Oware positions shown, the variants and queries the tables
+    // answer are each answered 200 (a Bao position shown is work of the searches' kind: its
+    // relay sowings can be long).
+    let mut config = granary_server::Config::new(server().tablebase.root().to_path_buf());
+    config.max_searches = 1;
+    config.timeout = Duration::from_secs(3);
+    let state = granary_server::state(&config);
+    let app = granary_server::app(std::sync::Arc::clone(&state));
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let long = tokio::spawn({
+            let app = app.clone();
+            async move { ask(&app, "/api/v1/bao/move?ms=5000").await }
+        });
+        let started = std::time::Instant::now();
+        while state.searches.free() > 0 {
+            assert!(
+                started.elapsed() < Duration::from_secs(5),
+                "the search never began"
+            );
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        for uri in [
+            "/api/v1/show?game=kalah&moves=3,1",
+            "/api/v1/variants",
+            "/api/v1/query?game=oware&rules=awari&position=1,1,1,1,1,2/4,2,3,0,0,0",
+            "/api/v1/query?game=kalah&pits=4&rules=standard&position=2,0,3,1/1,2,0,2%205-3%20N",
+            "/api/v1/show?game=oware&rules=awari&moves=1",
+        ] {
+            let (status, v) = ask(&app, uri).await;
+            assert_eq!(status, StatusCode::OK, "{uri}: {v}");
+        }
+        assert_eq!(
+            state.searches.free(),
+            0,
+            "the search ended before the small requests were answered ({:?}): they did not \
+             wait behind it, or took longer than it",
+            started.elapsed()
+        );
+        // The engine's request is answered when its time is up, the engine's or the request's.
+        let (status, v) = long.await.unwrap();
+        assert!(
+            status == StatusCode::OK || status == StatusCode::SERVICE_UNAVAILABLE,
+            "{status}: {v}"
+        );
+    });
+    // The engine's search ends and gives its slot back.
+    let started = std::time::Instant::now();
+    while state.searches.free() == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the search never ended"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_game_selector_gets_a_variant_with_tables_or_the_command_to_build() {
+    // Oware's default rule set (abapa) has no tables here; awari's go to 16 seeds at 6 pits: the
+    // variant shown is awari with one seed a pit (12 on the board), which they answer.
+    let (status, v) = get("/api/v1/tables?game=oware");
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["show"],
+        json!({"rules": "awari", "pits": 6, "seeds": 1}),
+        "{v}"
+    );
+    assert_eq!(v["build"], Value::Null);
+    let note = v["note"].as_str().unwrap();
+    assert!(
+        note.contains("oware abapa with 6 pits and 4 seeds a pit")
+            && note.contains("showing oware awari with 6 pits and 1 seed a pit"),
+        "{note}"
+    );
+    assert!(
+        v["present"].as_array().unwrap().contains(
+            &json!({"name": "oware-6-awari", "rules": "awari", "pits": 6, "complete_up_to": 16})
+        ),
+        "{v}"
+    );
+    let (status, q) = get("/api/v1/query?game=oware&rules=awari&pits=6&seeds=1");
+    assert_eq!(
+        (status, q["source"].clone()),
+        (StatusCode::OK, json!("tables")),
+        "{q}"
+    );
+    // Asked for what the tables answer: as asked, nothing to say.
+    let (_, v) = get("/api/v1/tables?game=oware&rules=awari&seeds=1");
+    assert_eq!(
+        v["show"],
+        json!({"rules": "awari", "pits": 6, "seeds": 1}),
+        "{v}"
+    );
+    assert_eq!(v["note"], Value::Null);
+    // Kalah at 4 pits: standard capture has the tables there.
+    let (_, v) = get("/api/v1/tables?game=kalah&pits=4");
+    assert_eq!(
+        v["show"],
+        json!({"rules": "standard", "pits": 4, "seeds": 4}),
+        "{v}"
+    );
+    // Kalah at 6 pits, none present: searched as asked.
+    let (_, v) = get("/api/v1/tables?game=kalah");
+    assert_eq!(
+        v["show"],
+        json!({"rules": "empty", "pits": 6, "seeds": 4}),
+        "{v}"
+    );
+    assert_eq!(v["note"], Value::Null);
+    // No Oware tables at all: the variant asked, and the command that builds its tables.
+    let dir = tempfile::tempdir().unwrap();
+    let app = granary_server::router(&granary_server::Config::new(dir.path().to_path_buf()));
+    let (_, (status, v)) = get_from(&app, "/api/v1/tables?game=oware&pits=4&seeds=3");
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(
+        v["show"],
+        json!({"rules": "abapa", "pits": 4, "seeds": 3}),
+        "{v}"
+    );
+    let command = "granary build oware --pits 4 --rules abapa --max-seeds 24";
+    assert_eq!(v["build"], command);
+    assert!(v["note"].as_str().unwrap().contains(command), "{v}");
+    // Oware(6,4) needs tables of 48 seeds, beyond any disk here: no build is advised.
+    let (_, (status, v)) = get_from(&app, "/api/v1/tables?game=oware&pits=6&seeds=4");
+    assert_eq!(status, StatusCode::OK, "{v}");
+    assert_eq!(v["build"], Value::Null, "{v}");
+    let note = v["note"].as_str().unwrap();
+    assert!(
+        !note.contains("granary build") && note.contains("more than this machine holds"),
+        "{v}"
+    );
+    bad("/api/v1/tables?game=bao", "bao has no tables");
+    bad("/api/v1/tables?game=oware&rules=fast", "'fast'");
+    bad("/api/v1/tables?game=oware&moves=1", "takes only");
+    bad("/api/v1/tables?game=oware&pits=9", "9 is out of range");
 }

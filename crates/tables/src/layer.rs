@@ -239,11 +239,10 @@ impl Layer {
 
     /// This layer copied into anonymous memory that asks the kernel for transparent huge pages:
     /// for a long search, which probes a layer at random. A file mapping has 4 KiB pages, so
-    /// nearly every probe of a large layer misses the TLB; measured (one thread, side by side
-    /// with mapped layers), a 54-seed Kalah(6,5) position over 28-seed tables searches in
-    /// 0.74x-0.79x the time. The copy is the caller's choice: it costs the layer's
-    /// size in memory and a read of every byte (about 0.8 GB/s on one core here, most of it the
-    /// kernel clearing the new pages).
+    /// nearly every probe of a large layer misses the TLB, and a search over the copy takes less
+    /// time (measured: docs/benchmarks.md). The copy is the caller's choice: it costs the
+    /// layer's size in memory and a read of every byte (most of it the kernel clearing the new
+    /// pages).
     ///
     /// A compressed layer is decompressed whole into the copy, which then reads like a version 1
     /// layer.

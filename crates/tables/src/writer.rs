@@ -178,32 +178,6 @@ impl LayerWriter {
         })
     }
 
-    /// Opens the `<path>.tmp` an interrupted build left, of `entries` positions, to go on
-    /// filling it (a build resumed from a checkpoint); `None` if there is none of that length.
-    ///
-    /// # Errors
-    /// If it cannot be opened or mapped.
-    pub fn reopen(
-        path: &Path,
-        kind: TableKind,
-        seeds: u32,
-        entries: u64,
-    ) -> Result<Option<LayerWriter>, TableError> {
-        let temp_path = temp_path(path);
-        let Ok(file) = OpenOptions::new().read(true).write(true).open(&temp_path) else {
-            return Ok(None);
-        };
-        let len = file.metadata().map_err(TableError::io(&temp_path))?.len();
-        if len != HEADER_LEN as u64 + entries {
-            return Ok(None);
-        }
-        let temp = TempFile {
-            path: temp_path,
-            renamed: false,
-        };
-        LayerWriter::map(path, temp, file, kind, seeds, entries).map(Some)
-    }
-
     /// The entries, for threads to fill in parallel.
     #[must_use]
     pub fn entries(&mut self) -> &[AtomicI8] {

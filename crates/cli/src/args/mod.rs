@@ -8,7 +8,12 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use settings::{parse_count, parse_size};
 
 #[derive(Parser, Debug)]
-#[command(name = "granary", version, about = "Perfect play for mancala games")]
+#[command(
+    name = "granary",
+    version,
+    about = "Perfect play for mancala games",
+    arg_required_else_help = true
+)]
 pub struct Cli {
     #[command(subcommand)]
     pub command: Command,
@@ -39,9 +44,20 @@ pub enum Command {
     Play(PlayArgs),
     /// Serve perfect play on the web: a JSON API under /api/v1/ and an interactive page at /.
     Serve(ServeArgs),
-    /// Measure this machine (a short build and a short search, under a minute) and save the
-    /// cost model the planner estimates with.
+    /// Measure this machine (a short build and a short search: 20 s to 2 minutes on 2 cores)
+    /// and save the cost model the planner estimates with.
     Calibrate(CalibrateArgs),
+    /// Print the completion script of a shell for granary, e.g. `granary completions bash >
+    /// ~/.local/share/bash-completion/completions/granary`.
+    Completions(CompletionsArgs),
+    /// Print granary's man page (roff), e.g. `granary man | man -l -`.
+    Man,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell.
+    pub shell: clap_complete::Shell,
 }
 
 #[derive(Args, Debug)]
@@ -204,19 +220,34 @@ pub struct QueryArgs {
     pub position: String,
     #[command(flatten)]
     pub dir: DirArgs,
-    /// Check the data checksums of the layers read first (reads every byte of them).
+    /// Check the data checksums of the layers read first (reads every byte of them; the
+    /// tables alone answer).
     #[arg(long)]
     pub verify: bool,
+    /// A Kalah position above the tables is searched over them when the cost model expects the
+    /// search to take at most this many seconds (0: the tables alone answer).
+    #[arg(long, default_value_t = granary::plan::DEFAULT_SEARCH_SECONDS, value_parser = parse_seconds)]
+    pub search_seconds: f64,
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,
+}
+
+/// A number of seconds, finite and not negative.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
+        _ => Err(format!("{s:?}: not a number of seconds (0 or more)")),
+    }
 }
 
 #[derive(Args, Debug)]
 pub struct SolveArgs {
     #[command(flatten)]
     pub variant: VariantArgs,
-    /// Give every first move's exact value (otherwise only the best move's is exact).
+    /// Give every first move's exact value. Otherwise only a best move's value is exact and
+    /// the others are bounds: `3:<=+10` says move 3 is worth at most +10, no more than the best
+    /// (in JSON `{"move":3,"upper":10}`, where an exact move has `"value"`).
     #[arg(long)]
     pub all_moves: bool,
     #[command(flatten)]

@@ -18,17 +18,11 @@ impl DirArgs {
     }
 
     /// The tables of a directory that must exist (commands that read what is there: `info`,
-    /// `verify`); a missing one is the same one-line error for each.
+    /// `verify`, `serve`); a missing one is the library's one-line error for each
+    /// ([`granary::Tablebase::existing`]).
     pub fn existing_tablebase(&self) -> Result<granary::Tablebase, crate::error::CliError> {
-        let tablebase = self.tablebase();
-        if tablebase.root().is_dir() {
-            Ok(tablebase)
-        } else {
-            Err(crate::error::CliError(format!(
-                "{}: no such table directory: give --dir the directory you built tables into",
-                tablebase.root().display()
-            )))
-        }
+        granary::Tablebase::existing(self.tablebase().root())
+            .map_err(|e| crate::error::CliError(e.to_string()))
     }
 }
 

@@ -22,7 +22,7 @@ use std::sync::mpsc::{Receiver, RecvTimeoutError, Sender, channel};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use granary_rules::{Board, Position, Side};
+use granary_rules::Position;
 use granary_search::{Remote, Remoted, Solve};
 
 use crate::solve::RankFigures;
@@ -31,6 +31,7 @@ use mpi::point_to_point::MatchedReceiveVec;
 use mpi::traits::*;
 
 use super::Cluster;
+use super::wire::{decode, encode};
 
 const JOB: Tag = 11;
 const CANCEL: Tag = 12;
@@ -41,36 +42,6 @@ const FIGURES: Tag = 15;
 /// The longest a waiting rank sleeps between looks at its messages: a job's round trip costs
 /// up to about three of these, so a job should take far longer (`docs/scale.md`).
 const POLL: Duration = Duration::from_micros(100);
-
-fn encode(id: u64, pos: &Position, alpha: i32, beta: i32) -> [u64; 6] {
-    let meta = u64::from(pos.stores[0])
-        | u64::from(pos.stores[1]) << 8
-        | u64::from(pos.to_move == Side::North) << 16;
-    [
-        id,
-        pos.board.0 as u64,
-        (pos.board.0 >> 64) as u64,
-        meta,
-        alpha as i64 as u64,
-        beta as i64 as u64,
-    ]
-}
-
-fn decode(words: &[u64]) -> Option<(u64, Position, i32, i32)> {
-    let &[id, low, high, meta, alpha, beta] = words else {
-        return None;
-    };
-    let pos = Position {
-        board: Board(u128::from(low) | u128::from(high) << 64),
-        stores: [meta as u8, (meta >> 8) as u8],
-        to_move: if meta >> 16 & 1 == 1 {
-            Side::North
-        } else {
-            Side::South
-        },
-    };
-    Some((id, pos, alpha as i64 as i32, beta as i64 as i32))
-}
 
 /// What a searching thread of rank 0 asks of the dispatcher's thread.
 enum Command {
@@ -381,25 +352,4 @@ pub(super) fn serve(cluster: &Cluster, solver: Option<&dyn Solve>, pool: &rayon:
         idle.as_nanos() as u64,
     ];
     root.send_with_tag(&figures[..], FIGURES);
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_job_travels_unchanged() {
-        for (stores, side) in [([0, 0], Side::South), ([37, 255], Side::North)] {
-            let pos = Position {
-                board: Board(0x0102_0304_0506_0708_090a_0b0c_0d0e_0f10),
-                stores,
-                to_move: side,
-            };
-            let words = encode(7, &pos, -72, 3);
-            let (id, back, alpha, beta) = decode(&words).unwrap();
-            assert_eq!((id, alpha, beta), (7, -72, 3));
-            assert_eq!(back, pos);
-        }
-        assert!(decode(&[1, 2, 3]).is_none());
-    }
 }

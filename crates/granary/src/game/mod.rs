@@ -8,14 +8,17 @@
 //! - `catalogue`: the games, their rule options and defaults ([`GameName`], [`catalogue()`]);
 //! - `setup`: what a user wrote ([`Setup`]) resolved to a game and a position ([`Mancala`],
 //!   Bao's rules and a [`BaoPosition`]);
-//! - `parse`: lists of moves ([`parse_pits`]) and families of starts ([`parse_family`]) as typed.
+//! - `parse`: lists of moves ([`parse_pits`]) and families of starts ([`parse_family`]) as typed;
+//! - `counts`: a position given as numbers ([`Counts`]), checked against the packed board.
 
 mod catalogue;
+mod counts;
 mod parse;
 mod setup;
 
 pub use catalogue::{
     DEFAULT_PITS, DEFAULT_SEEDS, GameInfo, GameName, OptionInfo, Range, Values, catalogue, options,
 };
+pub use counts::{Counts, CountsError};
 pub use parse::{parse_family, parse_pits};
 pub use setup::{BaoPosition, Mancala, Setup};

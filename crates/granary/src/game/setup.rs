@@ -9,6 +9,7 @@ use granary_rules::notation::parse_position;
 use granary_rules::{Capture, Game, OptionError, OwareRules, Position, Sweep, Variant};
 
 use super::catalogue::{DEFAULT_PITS, DEFAULT_SEEDS, GameName};
+use super::counts::Counts;
 use crate::error::InputError;
 
 pub use granary_bao::Position as BaoPosition;
@@ -116,6 +117,20 @@ impl Setup {
                 })
             }
         }
+    }
+
+    /// The two-row game at the position `counts` gives ([`Counts::position`]: the one check of
+    /// a position given as numbers), whose pits a side must match `pits` if given.
+    ///
+    /// # Errors
+    /// As [`Setup::mancala_game`], or counts the packed board cannot hold.
+    pub fn mancala_at(&self, game: GameName, counts: &Counts<'_>) -> Result<Mancala, InputError> {
+        let game = self.mancala_game(game)?;
+        let (position, pits) = counts.position(self.pits)?;
+        Ok(Mancala {
+            variant: Variant::new(game, pits, self.seeds.unwrap_or(DEFAULT_SEEDS))?,
+            position,
+        })
     }
 
     /// Bao's rule set from `rules`, `nyumba`, `takasia`, `tax`; Kalah/Oware options refused.

@@ -18,28 +18,16 @@ use crate::error::CostModelError;
 use crate::tablebase::layer_positions;
 
 /// Kalah table build rates on 2 cores, positions a second, by layer size, in the units of the
-/// search-time model (the machine its measurements came from).
-///
-/// The smallest tier (layers below 30 M positions, those of Kalah(6,4)-sized plans): layers
-/// 0..=16 built from scratch at 12.4 M/s, measured on a machine where Kalah(6,4) searches took
-/// 0.85x the model's estimate, so 12.4 x 0.85 in the model's units. With it the planner takes the
-/// horizons that measure fastest from scratch (empty capture 17 seeds, standard 18).
-///
-/// The larger tiers (layers 18 and up, the Kalah(6,5) plans): Kalah 6-pit empty capture
-/// 0..=27 from scratch (`docs/benchmarks.md`, 2026-11-26) built its layers of 35 M to 1.2 G
-/// positions at 0.85-1.0x the rate of layers 15-17, where the calibration's short build (layers
-/// 0..=18) sets the scale: so about the smallest tier's rate, not the 2x of a cache-resident
-/// build; the rates in the model's units are those measured divided by the same machine's
-/// calibration factor (1.63).
+/// search-time model (the machine its measurements came from: docs/benchmarks.md).
 pub const KALAH_RATE: [(u64, f64); 3] = [
     (30_000_000, 10.5e6),
     (500_000_000, 9.8e6),
     (u64::MAX, 10.1e6),
 ];
-/// Oware table build rate on 2 cores, positions a second (measured: awari 0..22, 3.6 M/s).
+/// Oware table build rate on 2 cores, positions a second (measured: docs/benchmarks.md).
 pub const OWARE_RATE: f64 = 3.5e6;
-/// Bytes a second the search copies its layers into memory at ([`crate::TablePlan::resident`];
-/// measured 0.6-2.2 GB/s on 2 cores, 5.6 GB of layers; see docs/search.md), a cautious figure.
+/// Bytes a second the search copies its layers into memory at ([`crate::TablePlan::resident`]),
+/// a cautious figure below those measured (docs/benchmarks.md).
 pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
 
 /// What the planner knows of a machine's speed.

@@ -21,16 +21,25 @@
 //! the search's gain per seed of horizon (larger for larger games), plus an offset for empty
 //! capture. It is within a factor of two of the measurements it was fitted to; it only has to
 //! rank horizons, not predict to the second.
+//!
+//! # Beyond the tables
+//! What is answered of a position the tables present do not hold ([`reach`]: a Kalah search
+//! within a time limit the caller sets, else nothing), and what a user can do about it
+//! ([`advice`]: never a build beyond the free disk).
 
 use granary_rules::Game;
 use granary_tables::TableKind;
 use serde::Serialize;
 
+mod advice;
 mod cost;
+mod reach;
 
 pub use crate::error::{CostModelError, PlanError};
 
+pub use advice::{advice, advised_build};
 pub use cost::{CostModel, KALAH_RATE, OWARE_RATE, RESIDENT_COPY_RATE, kalah_search_seconds};
+pub use reach::{Beyond, DEFAULT_SEARCH_SECONDS, Reach, SEARCH_MAX_SEEDS, reach};
 
 use crate::machine::Machine;
 use crate::tablebase::{build_command, layer_bytes, layer_positions};
@@ -44,46 +53,29 @@ const DISK_MARGIN: u64 = 1 << 30;
 const MEMORY_MARGIN: u64 = 1 << 30;
 /// The search's hash table, MiB, for a short search (and for the searches of queries). A larger
 /// table saves nodes but costs its first touch of every page (the kernel zeroes them) and dearer
-/// probes, which a short search does not earn back. Measured (two threads, Young Brothers
-/// Wait), search time, 64 MiB against 512 MiB: Kalah(6,4) standard over 24-seed tables
-/// (planned "about 3 s") 0.83-1.10 s against 1.03-1.62 s; Kalah(6,4) empty over 18-seed tables
-/// ("about 5 s") 3.31-3.34 s against 3.26-3.56 s (0.84x the nodes).
+/// probes, which a short search does not earn back (measured: docs/benchmarks.md).
 pub const DEFAULT_HASH_MIB: usize = 64;
 
 /// The hash table, MiB, of a search estimated at [`MEDIUM_HASH_FROM_SECONDS`] or more, below
-/// [`LARGE_HASH_FROM_SECONDS`]. Measured on a slow virtual machine (a node there takes 2.5x its
-/// time on the machine of [`LARGE_HASH_MIB`]'s figures), two threads, medians of 3:
-/// Kalah(6,4) empty over 18-seed tables ("about 5 s", the from-scratch plan) 5.57 s at 128 MiB
-/// against 6.32 s at 64 (0.88x; 21.0e6 against 22.6e6 nodes) and 5.64 s at 256; Kalah(6,4)
-/// standard over 20-seed tables, one thread, two runs each: 11.7-11.9 s at 128 MiB, 12.0-12.3 s
-/// at 256, 13.0-14.1 s at 64 (24.3e6, 23.6e6, 26.0e6 nodes). The first touch of the extra 64
-/// MiB costs 0.03-0.1 s of system time, which searches estimated under
-/// [`MEDIUM_HASH_FROM_SECONDS`] keep out of.
+/// [`LARGE_HASH_FROM_SECONDS`]: shorter searches do not earn back the first touch of the extra
+/// pages (measured: docs/benchmarks.md).
 pub const MEDIUM_HASH_MIB: usize = 128;
 
 /// The planner's estimate of a search, seconds, from which it takes [`MEDIUM_HASH_MIB`].
 pub const MEDIUM_HASH_FROM_SECONDS: f64 = 4.0;
 
 /// The hash table, MiB, of a search estimated at [`LARGE_HASH_FROM_SECONDS`] or more (see
-/// [`default_hash_mib`]); what a plan's memory limits set aside for it. Measured (two threads,
-/// 16-byte slots), Kalah(6,4) standard from scratch (tables 0..=19, "about 10 s" of
-/// search), 4 runs each interleaved: 8.97-9.03 s at 256 MiB against 9.14-9.41 s at 512 (37.0e6
-/// against 36.1e6 nodes: the larger table saves 2% of the nodes and costs the first touch of
-/// its pages, about 2 ms a MiB on that machine, a virtual one).
+/// [`default_hash_mib`]); what a plan's memory limits set aside for it (measured:
+/// docs/benchmarks.md).
 pub const LARGE_HASH_MIB: usize = 256;
 
 /// The planner's estimate of a search, seconds, from which it takes [`LARGE_HASH_MIB`].
 pub const LARGE_HASH_FROM_SECONDS: f64 = 8.0;
 
 /// The hash tables, MiB, of long searches: from an estimated search of `.0` seconds, `.1` MiB,
-/// when the memory left beside the tables holds it (else [`LARGE_HASH_MIB`]). Measured (the
-/// machine of [`LARGE_HASH_MIB`]'s figures, two threads, 16-byte slots, tables held in memory),
-/// search time: Kalah(6,5) empty over 28-seed tables ("about 1.8 min"): 64.9 s at 256 MiB,
-/// 61.2-63.0 s at 512, 58.0 s at 1024, 64.4 s at 2048, 67.9 s at 4096 (4.24e8, 4.03e8, 3.69e8,
-/// 3.63e8, 3.46e8 nodes); Kalah(6,5) standard over 28-seed tables ("about 7 min"):
-/// 180.9-181.2 s at 1024, 161.7-167.0 s at 2048, 185.4 s at 4096, 218.0 s at 8192 (1.14e9,
-/// 1.01e9, 9.15e8, 9.11e8 nodes). Beyond 2 GiB the nodes saved no longer pay for the dearer
-/// probes and the first touch of the pages.
+/// when the memory left beside the tables holds it (else [`LARGE_HASH_MIB`]). Beyond 2 GiB the
+/// nodes saved no longer pay for the dearer probes and the first touch of the pages (measured:
+/// docs/benchmarks.md).
 pub const LONG_HASH_MIB: [(f64, usize); 2] = [(60.0, 1024), (180.0, 2048)];
 
 /// The hash table a search estimated at `search` seconds gets when its caller chose none and
@@ -203,11 +195,8 @@ fn layers_bytes(kind: TableKind, from: u32, to: u32) -> u64 {
 }
 
 /// Layers smaller than this stay mapped whatever the search's length: a copy costs a system
-/// call and the first touch of its pages, which tiny layers do not earn back. Measured (a Zen 5
-/// under KVM, Kalah(6,4) standard, one thread, two solves started together, 5 or 3 runs): held
-/// in memory took 0.885x the CPU of mapped over 20-seed tables (226 MB; 0.876-0.895), 0.953x
-/// over 18 (86 MB), 0.955x over 16 (30 MB). (On an Ice Lake the 226 MB held in memory measured
-/// slower, 6.53 s against 6.19 s wall.)
+/// call and the first touch of its pages, which tiny layers do not earn back (measured:
+/// docs/benchmarks.md).
 pub const RESIDENT_MIN_BYTES: u64 = 16 << 20;
 
 /// Memory a search that copies its layers into its own memory leaves to the rest of the machine
@@ -217,8 +206,7 @@ pub const HEADROOM: u64 = 4 << 30;
 
 /// Whether a search estimated at `search` seconds over `bytes` of layers should copy them into
 /// memory first: layers of at least [`RESIDENT_MIN_BYTES`] whose copy would take at most a fifth
-/// of the search (held in memory, a search over 5.6 GB of layers took about 0.75x the time, so
-/// the copy pays from about a quarter).
+/// of the search (what holding the layers saves: docs/benchmarks.md).
 fn resident(model: &CostModel, search: Option<f64>, bytes: u64) -> bool {
     search.is_some_and(|s| bytes >= RESIDENT_MIN_BYTES && model.copy_seconds(bytes) * 5.0 <= s)
 }

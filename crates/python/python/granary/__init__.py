@@ -21,8 +21,9 @@ For data: :meth:`Tablebase.values` and :meth:`Tablebase.best_moves` label many p
 once, an ``(N, 2 * pits)`` numpy array of pit counts in, numpy arrays out, with a mask of the
 positions the tables cover.
 
-Bad input raises :class:`ValueError`; missing or damaged tables, and builds or searches that
-fail, raise :class:`TableError`; both carry the engine's one-line message. Long work (building,
+Bad input raises :class:`ValueError`; a missing table directory, missing or damaged tables,
+and builds or searches that fail, raise :class:`TableError`; both carry the engine's one-line
+message. Long work (building,
 solving, querying, labelling, Bao's searches) releases the GIL.
 """
 
@@ -52,6 +53,7 @@ __all__ = [
     "MoveValue",
     "RootMove",
     "Solution",
+    "Choice",
     "BuildReport",
     "Values",
     "BestMoves",
@@ -90,6 +92,20 @@ def _whole(name: str, value, *, low: int = 0, high: int = 2**32 - 1) -> Optional
     if number > high:
         raise ValueError(f"{name}: {number} is out of range: at most {high}")
     return number
+
+
+def _seconds(name: str, value) -> Optional[float]:
+    """Seconds, 0 or more, as a float (``None`` passed through: no limit)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) and not hasattr(
+        value, "__float__"
+    ):
+        raise ValueError(f"{name} must be a number of seconds, not {value!r}")
+    seconds = float(value)
+    if not seconds >= 0:
+        raise ValueError(f"{name}: {value!r} is not a number of seconds, 0 or more")
+    return seconds
 
 
 def _options(game, options: dict) -> dict:
@@ -185,15 +201,12 @@ class Game:
         stores = _counts("stores", stores)
         if len(stores) != 2:
             raise ValueError(f"stores: two counts (south, north), not {stores!r}")
-        if not isinstance(to_move, str):
+        side = {"S": 0, "N": 1}.get(to_move.upper()) if isinstance(to_move, str) else None
+        if side is None:
             raise ValueError(f"to_move: 'S' or 'N', not {to_move!r}")
-        text = "{}/{} {}-{} {}".format(
-            ",".join(map(str, south)),
-            ",".join(map(str, north)),
-            stores[0],
-            stores[1],
-            to_move,
-        )
+        # The engine checks the counts against what its packed board holds.
+        native = _options(game, options)
+        text = _granary.position_of_counts(native, south, north, tuple(stores), side)
         return cls(game, position=text, **options)
 
     def _native(self) -> dict:
@@ -289,12 +302,18 @@ class MoveValue:
 
 @_dataclass(frozen=True)
 class RootMove:
-    """A root move of a solve: its value, exact or (``exact`` false) an upper bound that
-    proves it no better than the best move."""
+    """A root move of a solve and what it is worth: ``value`` is its exact value, or ``None``
+    when the solve only proved the move no better than the best (a solve without every move's
+    value); ``upper`` is then the most it can be worth (for an exact move, its value)."""
 
     pit: int
-    value: int
-    exact: bool
+    value: Optional[int]
+    upper: int
+
+    @property
+    def exact(self) -> bool:
+        """Whether :attr:`value` is known (else only :attr:`upper`)."""
+        return self.value is not None
 
 
 @_dataclass(frozen=True)
@@ -358,7 +377,10 @@ class Solution:
             result=d["result"],
             best=list(d["best"]),
             pv=list(d["pv"]),
-            moves=[RootMove(m["move"], m["value"], m["exact"]) for m in d["moves"]],
+            moves=[
+                RootMove(m["move"], m.get("value"), m["value"] if "value" in m else m["upper"])
+                for m in d["moves"]
+            ],
             final_stores=tuple(d["final"]),
             variant=d["variant"],
             position=d["position"],
@@ -369,6 +391,21 @@ class Solution:
             table_seconds=d["table_seconds"],
             raw=d,
         )
+
+
+@_dataclass(frozen=True)
+class Choice:
+    """The moves to play in a position (:meth:`Tablebase.choose`): ``best`` the pits of the best
+    moves found and ``after`` the position each leads to; ``value`` the position's value for the
+    player to move; ``perfect`` whether they are proved best (``source`` ``tables`` or
+    ``search``) or only the best of a depth-limited search (``source`` ``estimate``: Oware
+    beyond its tables, or a Kalah search longer than the limit), which is not perfect play."""
+
+    best: List[int]
+    after: List[str]
+    value: int
+    perfect: bool
+    source: str
 
 
 @_dataclass(frozen=True)
@@ -431,7 +468,11 @@ def _counts(name: str, row) -> List[int]:
         for x in items
     ):
         raise ValueError(f"{name}: pit counts must be non-negative integers: {items!r}")
-    return [_operator.index(x) for x in items]
+    counts = [_operator.index(x) for x in items]
+    big = next((x for x in counts if x > 2**64 - 1), None)
+    if big is not None:
+        raise ValueError(f"{name}: {big} seeds; the packed board holds at most 255")
+    return counts
 
 
 def _sides(to_move, count: int) -> bytes:
@@ -515,29 +556,63 @@ def _label(directory: str, game, positions, to_move, options: dict, with_moves: 
         raise ValueError(
             f"positions[{i}]: pit counts must be non-negative integers: {rows[i].tolist()}"
         )
-    # A pit of 255 seeds or more is beyond every table: 255 says so as well as the count does.
-    if rows.size and _np.iinfo(rows.dtype).max > 255:
-        rows = _np.minimum(rows, 255)
-    pits = _np.ascontiguousarray(rows, dtype=_np.uint8)
+    # Every count as it is (the engine checks each row against what its board holds).
+    pits = _np.ascontiguousarray(rows, dtype="<u8")
     sides = _sides(to_move, rows.shape[0])
     answer = _granary.label_pits(directory, native, pits.tobytes(), sides, with_moves)
     return width // 2, answer
 
 
 class Tablebase:
-    """A directory of endgame tables (one file a layer of seeds on the board), opened lazily."""
+    """A directory of endgame tables (one file a layer of seeds on the board), opened lazily.
+
+    The directory must exist (an empty one is a table directory with nothing built yet), else
+    :class:`TableError` names it; ``create=True`` makes it first."""
 
     __slots__ = ("directory",)
 
-    def __init__(self, directory: str) -> None:
+    def __init__(self, directory: str, *, create: bool = False) -> None:
+        if not isinstance(create, bool):
+            raise ValueError(f"create must be True or False, not {create!r}")
         self.directory = str(directory)
+        _granary.open_tablebase(self.directory, create)
 
-    def query(self, game: Game) -> Query:
-        """The position's value, every move's and a principal variation, from the tables (a
-        Kalah position a few seeds above them is searched exactly over them)."""
+    def query(
+        self, game: Game, *, search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS
+    ) -> Query:
+        """The position's value, every move's and a principal variation, from the tables; a
+        Kalah position above them is searched exactly over them (``source`` ``search``) when the
+        engine's cost model estimates the search at no more than ``search_seconds`` (the
+        engine's default, 60 s; ``None``: any search). Oware above its tables, or a longer
+        search, raises :class:`TableError` saying why and what answers it on this machine."""
         game._kalah_or_oware()
-        d = _granary.query(self.directory, game._native(), game.start, game._pits_played())
+        d = _granary.query(
+            self.directory,
+            game._native(),
+            game.start,
+            game._pits_played(),
+            _seconds("search_seconds", search_seconds),
+        )
         return Query._from(_json.loads(d))
+
+    def choose(
+        self, game: Game, *, search_seconds: Optional[float] = None, depth: int = 8
+    ) -> Choice:
+        """The moves to play in the game's position: perfect where :meth:`query` answers it
+        (the tables, or a Kalah search within ``search_seconds``; ``None``: any search, so
+        every Kalah position is played perfectly); otherwise (Oware above its tables, or a
+        longer Kalah search) the best of a search ``depth`` plies deep over the tables present,
+        which is not perfect play (:attr:`Choice.perfect` false)."""
+        game._kalah_or_oware()
+        d = _granary.choose(
+            self.directory,
+            game._native(),
+            game.start,
+            game._pits_played(),
+            _seconds("search_seconds", search_seconds),
+            _whole("depth", depth, low=1, high=64),
+        )
+        return Choice(**_json.loads(d))
 
     def values(self, game: str, positions, *, to_move=None, **options) -> Values:
         """The values of many Kalah or Oware positions of one game at once, from the tables
@@ -558,9 +633,10 @@ class Tablebase:
         Returns :class:`Values`: ``value`` (``int16``, one a row) and ``covered`` (``bool``):
         a position the tables do not cover (a layer it needs is not built, or more seeds than
         tables hold) has ``covered`` false and ``value`` 0; it does not fail the batch.
-        Damaged tables raise :class:`TableError`; bad input :class:`ValueError`.
+        Damaged tables raise :class:`TableError`; bad input :class:`ValueError`, among it a row
+        of more seeds, in a pit or in all, than a position holds (naming the row).
 
-        >>> tb = Tablebase("/tmp/granary-doctest")
+        >>> tb = Tablebase("/tmp/granary-doctest", create=True)
         >>> _ = tb.build(Game("kalah", pits=4), 6)
         >>> v = tb.values("kalah", [[1, 0, 0, 2, 0, 1, 1, 0], [3, 3, 3, 3, 3, 3, 3, 3]])
         >>> v.value.tolist(), v.covered.tolist()    # 24 seeds: beyond these tables
@@ -582,7 +658,7 @@ class Tablebase:
         as :meth:`values` has them. A covered position with no legal move (the game is over)
         has no best move.
 
-        >>> tb = Tablebase("/tmp/granary-doctest")
+        >>> tb = Tablebase("/tmp/granary-doctest", create=True)
         >>> _ = tb.build(Game("kalah", pits=4), 6)
         >>> b = tb.best_moves("kalah", [[1, 0, 0, 2, 0, 1, 1, 0]], to_move="N")
         >>> b.value.tolist(), b.moves.tolist(), b.best.tolist()

@@ -6,13 +6,33 @@ class TableError(Exception):
     """Tables missing or damaged, or a build or search that failed."""
 
 __version__: str
+DEFAULT_SEARCH_SECONDS: float
 Options = dict  # {"game": str, "pits": int | None, "seeds": int | None, "rules": str | None, ...}
 Progress = Callable[[str, str], None]
 # Labels as bytes: values (int16 LE), covered (bool), and with moves (move values, legal).
+# label_pits takes its pit counts as uint64 LE bytes.
 Labels = Tuple[bytes, bytes, Optional[Tuple[bytes, bytes]]]
 
 def show(options: Options, position: Optional[str], moves: List[str]) -> str: ...
-def query(directory: str, options: Options, position: Optional[str], moves: List[int]) -> str: ...
+def query(
+    directory: str,
+    options: Options,
+    position: Optional[str],
+    moves: List[int],
+    search_seconds: Optional[float],
+) -> str: ...
+def choose(
+    directory: str,
+    options: Options,
+    position: Optional[str],
+    moves: List[int],
+    search_seconds: Optional[float],
+    depth: int,
+) -> str: ...
+def position_of_counts(
+    options: Options, south: List[int], north: List[int], stores: Tuple[int, int], to_move: int
+) -> str: ...
+def open_tablebase(directory: str, create: bool) -> None: ...
 def label_pits(
     directory: str, options: Options, pits: bytes, to_move: bytes, with_moves: bool
 ) -> Labels: ...

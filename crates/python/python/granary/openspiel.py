@@ -1,4 +1,6 @@
-"""granary and OpenSpiel: positions both ways, and a perfect-play bot for OpenSpiel's loops.
+"""granary and OpenSpiel: positions both ways, and a bot for OpenSpiel's loops that plays
+perfectly where granary's tables or search reach (all of Kalah; Oware within its tables) and
+says where it does not (:class:`GranaryBot`).
 
 OpenSpiel (``pip install open_spiel``) is optional: importing this module without it raises
 :class:`ImportError`. Two OpenSpiel games map onto granary's:
@@ -34,7 +36,7 @@ either player, granary's pits 1..m. States are matched by replaying their moves 
 
 from __future__ import annotations
 
-from typing import Dict, List, Optional, Sequence
+from typing import Dict, Optional, Sequence
 
 try:
     import pyspiel
@@ -200,10 +202,6 @@ def _halves(game: granary.Game) -> tuple:
     return (pits[:m], pits[m:])
 
 
-def _sign(score: tuple) -> int:
-    return (score[0] > score[1]) - (score[0] < score[1])
-
-
 def from_state(state) -> granary.Game:
     """The granary game of an OpenSpiel ``mancala`` or ``oware`` state: the same options and
     the same moves from the start, checked against the state's board, stores, player to move
@@ -218,6 +216,19 @@ def from_state(state) -> granary.Game:
         raise ValueError(
             f"OpenSpiel state after {len(pits)} moves has no granary game: {err}"
         ) from None
+    board = _board(state)
+    if not board["over"]:
+        # The state's own counts, checked as the engine checks any position given as numbers.
+        opts = {k: v for k, v in options.items() if k != "game"}
+        try:
+            granary.Game.from_pits(
+                options["game"], board["south"], board["north"], board["stores"],
+                board["to_move"], **opts,
+            )
+        except ValueError as err:
+            raise ValueError(
+                f"OpenSpiel state after {len(pits)} moves has no granary position: {err}"
+            ) from None
     why = _mismatch(state, game)
     if why is not None:
         raise ValueError(
@@ -300,22 +311,29 @@ def to_state(game: granary.Game):
 
 
 class GranaryBot(pyspiel.Bot):
-    """Perfect play for OpenSpiel's ``mancala`` and ``oware``, from granary's tables.
+    """A granary player for OpenSpiel's ``mancala`` and ``oware``: perfect play wherever the
+    engine can give it, and said plainly where it cannot.
 
-    Positions with at most ``table_seeds`` seeds on the board are answered from endgame tables
-    in ``directory`` (built up to ``table_seeds`` when the bot is made; Kalah positions up to
-    10 seeds above them are searched exactly over them). Kalah positions beyond are solved
-    exactly (MTD(f) over the tables, :func:`granary.solve`). Oware positions beyond the tables
-    are played by a ``depth``-ply search whose leaves are scored by the stores, or exactly from
-    the tables where they cover: the only play that is not perfect, so give Oware the tables
-    its seeds need (``table_seeds`` = every seed of the game, the default when the game has at
-    most 24; otherwise 16). ``table_seeds`` and ``depth`` are the bot's budget: for OpenSpiel's
-    mancala (Kalah(6,4)) the default 16-seed tables build in about 20 s and the first moves,
-    solved exactly, take about a minute each on two busy cores, later ones a fraction of a
-    second.
+    The bot builds endgame tables of up to ``table_seeds`` seeds on the board in ``directory``
+    (made if missing) when it is made, then asks the engine for every move
+    (:meth:`granary.Tablebase.choose`). Kalah (OpenSpiel's mancala) is played perfectly
+    throughout: positions the tables hold are read from them, and the others are solved exactly
+    by a search over them (unless ``search_seconds`` limits that search; see below).
 
-    Among the best moves the bot prefers one that leads to a position not seen before in the
-    game, so a won game is not drawn out by repetition.
+    Oware is played perfectly only while the seeds on the board are within the tables. Above
+    them the engine does not search Oware exactly (its positions repeat), and the bot plays the
+    best move of a search ``depth`` plies deep over the tables, which is good play but **not
+    perfect play**: it can lose a position that perfect play would win. So give Oware the
+    tables its seeds need (``table_seeds`` = every seed of the game, the default when the game
+    has at most 24; otherwise 16, and play above 16 seeds is not perfect). ``search_seconds``
+    (``None``: no limit) caps the estimated time of a Kalah search; a Kalah position whose
+    search would take longer is then played like Oware above its tables, not perfectly.
+    ``threads`` is the threads of the table build; the searches for moves use every core.
+
+    For OpenSpiel's mancala (Kalah(6,4)) the default 16-seed tables build in about 20 s and
+    the first moves, solved exactly, take about a minute each on two busy cores, later ones a
+    fraction of a second. Among the best moves the bot prefers one that leads to a position not
+    seen before in the game, so a won game is not drawn out by repetition.
     """
 
     def __init__(
@@ -324,14 +342,13 @@ class GranaryBot(pyspiel.Bot):
         directory: str,
         *,
         table_seeds: Optional[int] = None,
-        depth: int = 4,
+        depth: int = 8,
+        search_seconds: Optional[float] = None,
         threads: Optional[int] = None,
     ) -> None:
         pyspiel.Bot.__init__(self)
         self._options = options_for(game)
         self._game = game
-        self._tablebase = granary.Tablebase(str(directory))
-        self._directory = str(directory)
         total = 2 * int(self._options["pits"]) * int(self._options["seeds"])
         if table_seeds is None:
             table_seeds = total if total <= 24 else 16
@@ -339,8 +356,10 @@ class GranaryBot(pyspiel.Bot):
             raise ValueError(f"table_seeds: a count of seeds, 0 or more, not {table_seeds!r}")
         if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
             raise ValueError(f"depth: a number of plies, 1 or more, not {depth!r}")
+        self._tablebase = granary.Tablebase(str(directory), create=True)
         self.table_seeds = min(table_seeds, total)
         self.depth = depth
+        self.search_seconds = search_seconds
         self._threads = threads
         self._seen: set = set()
         self._tablebase.build(_new_game(self._options), self.table_seeds, threads=threads)
@@ -366,69 +385,17 @@ class GranaryBot(pyspiel.Bot):
 
     # --- granary ------------------------------------------------------------------------------
 
+    def choice(self, game: granary.Game) -> granary.Choice:
+        """What the engine says to play in ``game`` (:meth:`granary.Tablebase.choose`), with
+        whether it is perfect play."""
+        return self._tablebase.choose(game, search_seconds=self.search_seconds, depth=self.depth)
+
     def best_move(self, game: granary.Game) -> int:
         """The pit the bot plays in ``game`` (a granary game of its OpenSpiel game)."""
         self._seen.add(game.position)
-        on_board = sum(game.pits)
-        if (
-            on_board <= self.table_seeds
-            or game.name == "kalah"
-            and on_board <= self.table_seeds + 10
-        ):
-            query = self._tablebase.query(game)
-            after = {m.pit: m.position for m in query.moves}
-            best = list(query.best)
-        elif game.name == "kalah":
-            solution = granary.solve(
-                game, self._directory, threads=self._threads, table_seeds=self.table_seeds
-            )
-            best = list(solution.best)
-            after = {}
-        else:
-            best, after = self._search_beyond(game), {}
-        fresh = [p for p in best if after.get(p) not in self._seen]
-        pit = (fresh or best)[0]
-        if pit in after:
-            self._seen.add(after[pit])
+        choice = self.choice(game)
+        after = dict(zip(choice.best, choice.after))
+        fresh = [p for p in choice.best if after[p] not in self._seen]
+        pit = (fresh or choice.best)[0]
+        self._seen.add(after[pit])
         return pit
-
-    def _leaf(self, game: granary.Game) -> int:
-        """A leaf's worth for its player to move: the store difference, plus the exact value of
-        the seeds on the board where the tables cover them."""
-        south, north = game.score() if game.is_over() else game.stores
-        mine = south - north if _side(game.to_move) == "S" else north - south
-        if game.is_over():
-            return 1000 * _sign((mine, 0)) + mine
-        if sum(game.pits) <= self.table_seeds:
-            opts = {k: v for k, v in self._options.items() if k != "game"}
-            return mine + self._tablebase.values(game.name, [game.position], **opts)[0]
-        return mine
-
-    def _negamax(self, game: granary.Game, depth: int, alpha: int, beta: int) -> int:
-        if depth == 0 or game.is_over() or sum(game.pits) <= self.table_seeds:
-            return self._leaf(game)
-        best = -(10**9)
-        for pit in game.legal_moves():
-            child = self._play(game, pit)
-            sign = 1 if _side(child.to_move) == _side(game.to_move) else -1
-            score = sign * self._negamax(
-                child, depth - 1, *((alpha, beta) if sign == 1 else (-beta, -alpha))
-            )
-            best = max(best, score)
-            alpha = max(alpha, score)
-            if alpha >= beta:
-                break
-        return best
-
-    def _play(self, game: granary.Game, pit: int) -> granary.Game:
-        opts = {k: v for k, v in self._options.items() if k != "game"}
-        return granary.Game(game.name, position=game.position, moves=[pit], **opts)
-
-    def _search_beyond(self, game: granary.Game) -> List[int]:
-        scored = []
-        for pit in game.legal_moves():
-            child = self._play(game, pit)
-            sign = 1 if _side(child.to_move) == _side(game.to_move) else -1
-            scored.append((sign * self._negamax(child, self.depth - 1, -(10**9), 10**9), pit))
-        top = max(s for s, _ in scored)
-        return [p for s, p in scored if s == top]

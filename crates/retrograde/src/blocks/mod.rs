@@ -34,11 +34,12 @@
 //! is a constant of about a megabyte.
 //!
 //! # Modules
-//! - `plan`: the cut of a layer into blocks for a budget ([`BlockPlan`]).
+//! - `plan`: the cut of a layer into blocks for a budget ([`BlockPlan`]), and the messages a
+//!   thread gathers before it hands them to the outbox ([`LOCAL_MESSAGES`]).
 //! - `scratch`: the scratch directory and its files' errors ([`ScratchError`]).
 //! - `work`: the work bytes, one block in memory or every block in a mapped file.
 //! - `values`: the values of the layer (a rank's share) being built ([`LayerValues`]).
-//! - `outbox`: the messages to parents in other blocks ([`LOCAL_MESSAGES`] a thread at once).
+//! - `outbox`: the messages to parents in other blocks.
 
 mod outbox;
 mod plan;
@@ -46,9 +47,8 @@ mod scratch;
 mod values;
 mod work;
 
-pub use outbox::LOCAL_MESSAGES;
 pub(crate) use outbox::{LOST, Outbox};
-pub use plan::BlockPlan;
+pub use plan::{BlockPlan, LOCAL_MESSAGES};
 pub(crate) use scratch::Scratch;
 pub use scratch::ScratchError;
 pub(crate) use values::LayerValues;

@@ -25,8 +25,6 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering::Relaxed};
 use super::plan::BlockPlan;
 use super::scratch::{Scratch, ScratchError, at};
 
-/// Messages a thread gathers before it hands them to the outbox.
-pub const LOCAL_MESSAGES: usize = 1 << 14;
 /// The top bit of a message: the child was lost, so the parent is won.
 pub(crate) const LOST: u32 = 1 << 31;
 /// Messages read from (and written to) a scratch file at once.
@@ -184,6 +182,7 @@ fn read_full(reader: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
 mod tests {
     use super::*;
     use crate::PIECE;
+    use crate::blocks::LOCAL_MESSAGES;
 
     #[test]
     fn messages_come_back_whole_from_memory_and_files() {

@@ -20,9 +20,11 @@
 
 use std::ops::Range;
 
-use super::outbox::LOCAL_MESSAGES;
 use crate::PIECE;
 
+/// Messages a thread gathers before it hands them to the outbox (`outbox.rs`); the least
+/// message buffer of a plan in blocks.
+pub const LOCAL_MESSAGES: usize = 1 << 14;
 /// The most positions a block holds: a message's offset is 31 bits.
 const MAX_BLOCK: u64 = 1 << 31;
 /// Bytes a resolved position takes on a thread's stack.

@@ -181,6 +181,7 @@ impl SolveLayer<'_> {
                     c.save(work.all(), values, next as u32)
                         .map_err(PhaseError::Checkpoint)?;
                     peers.barrier();
+                    observer.checkpointed(n as u32, next as u32);
                 }
                 Ok::<(), PhaseError>(())
             }

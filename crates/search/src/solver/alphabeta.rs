@@ -14,13 +14,8 @@ use crate::tt::{Entry, hash};
 
 /// Enhanced transposition cutoffs on nodes with more than the tables' horizon plus this many
 /// seeds. Nearer the tables, probing every child's bucket costs more than the small subtrees it
-/// saves. Measured side by side, one thread, with buckets loaded only where a node reads them:
-/// margin 2 took 0.81-0.91x the CPU of margin 0 on Kalah(6,4) standard over 20-seed tables
-/// (2.5% more nodes) and 0.94x on a 54-seed Kalah(6,5) position over 28-seed tables; on a Zen 5
-/// under KVM (tables held in memory, two one-thread solves started together, 5 runs) margin 6
-/// took 0.944x the CPU of 2 (0.902-0.947), 4 1.010x of 6, 8 and 10 the same as 6. With every
-/// node loading its children's buckets, as it does ([`Solver::children`]), 10 took 0.963x of
-/// 6 and 2 1.21x, 16 and 100 (none) the same as 10. Table children are read at every node (an
+/// saves, with every node loading its children's buckets as it does ([`Solver::children`])
+/// (the margins measured: docs/benchmarks.md). Table children are read at every node (an
 /// exact value, and the read is the child's whole search).
 pub(super) const ETC_MARGIN: u32 = 10;
 
@@ -142,8 +137,8 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// Adds `nodes` to the live count through a per-thread batch of [`LIVE_BATCH`] nodes: the
-    /// threads do not write one shared cache line at every far node (that cost 1.7x the time
-    /// of a 2-thread Kalah(6,5) search).
+    /// threads do not write one shared cache line at every far node (what that cost:
+    /// docs/benchmarks.md).
     #[inline]
     pub(super) fn count_live(&self, nodes: u64) {
         PENDING.with(|pending| {

@@ -10,18 +10,14 @@ use super::node::NO_MOVE;
 use crate::tt::{PINNED, hash};
 
 /// [`Solver::first_guess`] deepens by two plies until a depth costs more than this many nodes
-/// (the depth reached is 14 or 16 plies on the Kalah(6,4) and (6,5) starts, in 0.05-0.1 s).
-/// Measured: 2^18 gives the same guesses there as 2^20 at a third of the cost (one thread over
-/// 20-seed tables, standard 0.98x, empty 0.97x of 2^20's time).
+/// (measured: docs/benchmarks.md).
 const GUESS_NODES: u64 = 1 << 18;
 
 /// [`Solver::first_guess`] stops at this depth whatever it costs.
 const GUESS_MAX_DEPTH: u32 = 24;
 
 /// Positions at most this many seeds above the tables get no estimate (their searches are too
-/// small for one to pay): their first guess is 0. Measured: Kalah(6,4) standard over 24-seed
-/// tables (24 above) took 5.97e6 nodes and 0.82 s with the estimate, 5.40e6 and 0.79 s
-/// without; over 20-seed tables (28 above) the estimate saves 4%.
+/// small for one to pay): their first guess is 0 (measured: docs/benchmarks.md).
 pub(super) const GUESS_MARGIN: u32 = 24;
 
 impl<'t, R: Rules> Solver<'t, R> {
@@ -30,10 +26,8 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// `nodes`) or reaches `GUESS_MAX_DEPTH`; 0 near the tables. Deterministic: no hash
     /// table, one thread.
     ///
-    /// Measured (docs/search.md): the estimate is within two seeds of the value on the
-    /// Kalah(6,4) and (6,5) starts, and MTD(f) from it takes 0.46x the nodes of a guess of 0 on
-    /// Kalah(6,5) standard over 28-seed tables and about 0.96x the time on Kalah(6,4) standard
-    /// over 20-seed tables.
+    /// How near the estimate comes to the value, and what MTD(f) from it saves: docs/search.md
+    /// and docs/benchmarks.md.
     pub fn first_guess(&self, pos: &Position, nodes: &mut u64) -> i32 {
         let n = pos.board.seeds(self.rules.pits());
         if n <= self.guess_above {

@@ -80,8 +80,8 @@ pub enum SolverError {
 pub struct Solution {
     /// The value for the player to move (net score of the seeds on the board).
     pub value: i32,
-    /// Root moves (lanes) with their values: exact for all with `all_moves`, otherwise exact for
-    /// the best and an upper bound (`<=`) for the others, flagged by `exact`.
+    /// Root moves (lanes) with what each is worth: exact for all with `all_moves`, otherwise
+    /// exact for the best and [`Worth::AtMost`] a bound for the others.
     pub moves: Vec<RootMove>,
     /// A principal variation, lanes, to the end of the game.
     pub pv: Vec<usize>,
@@ -89,13 +89,50 @@ pub struct Solution {
     pub seconds: f64,
 }
 
-/// A root move's value.
+/// A root move and what it is worth.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RootMove {
     pub lane: usize,
-    pub value: i32,
-    /// Whether `value` is exact; if not, the move's value is at most `value`.
-    pub exact: bool,
+    pub worth: Worth,
+}
+
+/// What a move is known to be worth to the player making it: its value, or a bound on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Worth {
+    /// Exactly this value.
+    Exact(i32),
+    /// At most this: the move is proved no better than the best move, and its exact value is
+    /// not sought (a solve without `all_moves`).
+    AtMost(i32),
+}
+
+impl Worth {
+    /// The value, if exact.
+    #[must_use]
+    pub fn exact(self) -> Option<i32> {
+        match self {
+            Worth::Exact(v) => Some(v),
+            Worth::AtMost(_) => None,
+        }
+    }
+
+    /// The most the move can be worth: its value if exact, else the bound.
+    #[must_use]
+    pub fn upper(self) -> i32 {
+        match self {
+            Worth::Exact(v) | Worth::AtMost(v) => v,
+        }
+    }
+
+    /// Whether a move of true value `value` is worth what this says (equal, or within the
+    /// bound).
+    #[must_use]
+    pub fn admits(self, value: i32) -> bool {
+        match self {
+            Worth::Exact(v) => value == v,
+            Worth::AtMost(u) => value <= u,
+        }
+    }
 }
 
 /// A step of a solve, as [`Solver::solve_reporting`] reports it; `nodes` and `seconds` are

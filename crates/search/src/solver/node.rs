@@ -109,9 +109,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     ///
     /// The search asks for the buckets at every node, though it reads them before any child is
     /// searched only more than `ETC_MARGIN` seeds above the tables: a child it enters finds its
-    /// bucket loaded. Measured (Kalah(6,4) standard over 20-seed tables, two one-thread solves
-    /// started together, 5 runs): 0.876x the CPU of loading them only where the node reads them
-    /// (then from 6 seeds above the tables), 0.890x from 2.
+    /// bucket loaded (measured: docs/benchmarks.md).
     pub(super) fn children(&self, pos: &Position, out: &mut ArrayVec<Child, 8>, buckets: bool) {
         out.clear();
         for lane in self.rules.legal_moves(pos).iter() {
@@ -130,8 +128,8 @@ impl<'t, R: Rules> Solver<'t, R> {
 
     /// The search's move order, as indices into `children`: `first` (a stored best move), then
     /// moves that move again, then by gain, then lanes nearest the store. (Sorting one-byte
-    /// indices by a packed key, not the children themselves: sorting the children, the sort and
-    /// its copies measured 9% of a search's time.)
+    /// indices by a packed key, not the children themselves, whose sort and copies cost more:
+    /// docs/benchmarks.md.)
     pub(super) fn order(children: &[Child], first: u8) -> ArrayVec<u8, 8> {
         // One u32 a child, larger first: the criteria above it, its index below (children come
         // in lane order, so a larger index is a lane nearer the store). Gains lie in -n..=n for

@@ -49,11 +49,8 @@ pub const JOB_DEPTH: u32 = 6;
 
 /// The default `job_margin` of [`Solver::set_remote`] for a root of `root_seeds` seeds over
 /// tables of `horizon` seeds: jobs are the positions [`JOB_DEPTH`] (6) seeds below the root
-/// (more than `SPLIT_MARGIN` above the tables). A job's round trip costs a millisecond or so;
-/// the subtrees this deep are millions of nodes. Measured on Kalah(6,4) standard over 16-seed
-/// tables (root 32 seeds above them), 3 ranks of one thread on 2 cores: margins 16, 20, 24
-/// and 28 took 61.5, 33.4, 39.5 and 21.8 s (one process of 2 threads: 26.3 s); at 16 the
-/// 92,000 jobs a worker averaged 2,000 nodes and the round trips dominated (`docs/scale.md`).
+/// (more than `SPLIT_MARGIN` above the tables): subtrees large enough that a job's round trip
+/// is small beside them (`docs/scale.md`; the margins measured: docs/benchmarks.md).
 #[must_use]
 pub fn job_margin(root_seeds: u32, horizon: u32) -> u32 {
     root_seeds

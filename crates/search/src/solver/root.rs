@@ -9,7 +9,7 @@ use arrayvec::ArrayVec;
 use granary_rules::{Position, Rules};
 
 use super::node::{Child, NO_MOVE};
-use super::{Progress, RootMove, Solution, Solver, SolverError};
+use super::{Progress, RootMove, Solution, Solver, SolverError, Worth};
 use crate::journal::Contents;
 use crate::tt::{Entry, hash};
 
@@ -134,18 +134,17 @@ impl<'t, R: Rules> Solver<'t, R> {
                 }
                 RootMove {
                     lane: child.lane,
-                    value: child.option(v),
-                    exact: true,
+                    worth: Worth::Exact(child.option(v)),
                 }
             } else {
+                // Not better than the best so far: the bar it failed to beat bounds it.
                 RootMove {
                     lane: child.lane,
-                    value: best,
-                    exact: false,
+                    worth: Worth::AtMost(best),
                 }
             };
-            if result.exact {
-                best = best.max(result.value);
+            if let Worth::Exact(v) = result.worth {
+                best = best.max(v);
             }
             report(Progress::Settled {
                 root_move: &result,
@@ -156,13 +155,13 @@ impl<'t, R: Rules> Solver<'t, R> {
         }
         self.nodes.fetch_add(nodes, Relaxed);
         moves.sort_by_key(|r| r.lane);
-        let value = match moves.iter().filter(|r| r.exact).map(|r| r.value).max() {
+        let value = match moves.iter().filter_map(|r| r.worth.exact()).max() {
             Some(v) => v,
             None => self.value(pos),
         };
         // An inexact move was bounded by a bar no higher than the final best: it is no better.
         // The best root move goes into the table, so the principal variation starts with it.
-        if let Some(best) = moves.iter().find(|r| r.exact && r.value == value) {
+        if let Some(best) = moves.iter().find(|r| r.worth == Worth::Exact(value)) {
             let value = value as i8;
             self.tt.put(
                 pos.board,
@@ -194,17 +193,16 @@ impl<'t, R: Rules> Solver<'t, R> {
                     continue;
                 };
                 let n = child.pos.board.seeds(self.rules.pits()) as i32;
+                let v = r.worth.upper();
                 let exact = if child.again {
-                    r.value - child.gain
+                    v - child.gain
                 } else {
-                    child.gain - r.value
+                    child.gain - v
                 };
-                let (a, b) = if r.exact {
-                    (exact, exact)
-                } else if child.again {
-                    (-n, r.value - child.gain)
-                } else {
-                    (child.gain - r.value, n)
+                let (a, b) = match r.worth {
+                    Worth::Exact(_) => (exact, exact),
+                    Worth::AtMost(_) if child.again => (-n, exact),
+                    Worth::AtMost(_) => (exact, n),
                 };
                 let (lo, hi) = (a.clamp(-n, n), b.clamp(-n, n));
                 journal.bound(child.pos.board, lo as i8, hi as i8, None, 0)?;
@@ -258,12 +256,15 @@ impl<'t, R: Rules> Solver<'t, R> {
             }
             moves.push(RootMove {
                 lane: child.lane,
-                value: upper,
-                exact: lower == upper,
+                worth: if lower == upper {
+                    Worth::Exact(upper)
+                } else {
+                    Worth::AtMost(upper)
+                },
             });
         }
-        let best = moves.iter().filter(|r| r.exact).map(|r| r.value).max()?;
-        if best != recorded.value || moves.iter().any(|r| r.value > best) {
+        let best = moves.iter().filter_map(|r| r.worth.exact()).max()?;
+        if best != recorded.value || moves.iter().any(|r| r.worth.upper() > best) {
             return None;
         }
         let mut at = *pos;

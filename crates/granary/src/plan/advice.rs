@@ -1,0 +1,256 @@
+//! What to do about a position the tables present do not answer, in words a user can follow on
+//! this machine ([`advice`]): never a build beyond its free disk; for a Kalah position whose
+//! tables would take long to build (a start), the search that answers it (`granary solve`), with
+//! the planner's estimate of its time.
+
+use granary_rules::Game;
+
+use super::{
+    AUTO_BUILD_SECONDS, CostModel, Limits, SEARCH_MAX_SEEDS, TableChoice, layers_bytes, plan_solve,
+};
+use crate::game::Mancala;
+use crate::machine::Machine;
+use crate::tablebase::{build_command, solve_command};
+use crate::units::{human_bytes, human_seconds};
+
+/// What answers `game`'s position, with layers `0..=present` of its tables present, on
+/// `machine` (whose speed `model` gives): a clause such as ``build them with `granary build
+/// ...` (2.1 GB on disk, about 4.0 min)``.
+///
+/// The build of the missing layers up to the position's seeds is advised only where the free
+/// disk (less a margin) holds them, with their size and estimated time. Oware: that build, or
+/// that this machine cannot hold its tables. Kalah: that build if it also takes at most
+/// [`AUTO_BUILD_SECONDS`], and the `granary solve` command that answers the position by search
+/// over the tables the planner picks, with its estimated time.
+#[must_use]
+pub fn advice(
+    game: &Mancala,
+    present: Option<u32>,
+    machine: &Machine,
+    model: &CostModel,
+) -> String {
+    let kind = game.kind();
+    let seeds = game.position.board.seeds(kind.pits);
+    let build = build(game, present, machine, model);
+    if !matches!(kind.game, Game::Kalah { .. }) {
+        return match build {
+            Ok((text, _)) | Err(text) => text,
+        };
+    }
+    if seeds > SEARCH_MAX_SEEDS {
+        return format!(
+            "no search answers positions of more than {SEARCH_MAX_SEEDS} seeds on the board"
+        );
+    }
+    let planned = plan_solve(
+        kind,
+        seeds,
+        present,
+        TableChoice::Auto,
+        None,
+        machine,
+        model,
+    );
+    let (command, how, seconds) = match planned {
+        Ok(plan) => (
+            solve_command(game),
+            match plan.horizon {
+                Some(h) if plan.build_positions > 0 => format!(
+                    "it builds tables up to {h} seeds ({} on disk) and searches over them",
+                    human_bytes(plan.build_bytes)
+                ),
+                Some(h) => format!("it searches over the tables up to {h} seeds present"),
+                None => "it searches without tables".into(),
+            },
+            plan.build_seconds + plan.search_seconds.unwrap_or(0.0),
+        ),
+        // Not even the smallest tables fit: the search alone.
+        Err(_) => (
+            format!("{} --no-tables", solve_command(game)),
+            "it searches without tables".into(),
+            model.search_seconds(kind, seeds, 0, machine.cores),
+        ),
+    };
+    let search = format!(
+        "`{command}` answers it: {how}, about {} in all",
+        human_seconds(seconds)
+    );
+    match build {
+        Ok((text, build_seconds)) if build_seconds <= AUTO_BUILD_SECONDS => {
+            format!("{text}; or {search}")
+        }
+        _ => search,
+    }
+}
+
+/// The `granary build` command of `game`'s missing layers up to its seeds, where the free disk
+/// (less its margin) holds them (the build [`advice`] names); `None` where it does not.
+#[must_use]
+pub fn advised_build(
+    game: &Mancala,
+    present: Option<u32>,
+    machine: &Machine,
+    model: &CostModel,
+) -> Option<String> {
+    let kind = game.kind();
+    build(game, present, machine, model)
+        .ok()
+        .map(|_| build_command(kind, game.position.board.seeds(kind.pits)))
+}
+
+/// The build of `game`'s missing layers up to its seeds, in words, and its estimated seconds,
+/// where the free disk (less its margin) holds it; else why not.
+fn build(
+    game: &Mancala,
+    present: Option<u32>,
+    machine: &Machine,
+    model: &CostModel,
+) -> Result<(String, f64), String> {
+    let kind = game.kind();
+    let seeds = game.position.board.seeds(kind.pits);
+    let limit = granary_index::MAX_LAYER_SEEDS;
+    if seeds > limit {
+        return Err(match kind.game {
+            Game::Oware { .. } => format!(
+                "tables hold at most {limit} seeds on the board, and oware is answered from \
+                 tables alone"
+            ),
+            Game::Kalah { .. } => format!("tables hold at most {limit} seeds on the board"),
+        });
+    }
+    let from = present.map_or(0, |p| p + 1);
+    let needed = layers_bytes(kind, from, seeds);
+    if needed > Limits::of(machine, 0).disk {
+        return Err(format!(
+            "{} tables up to {seeds} seeds need {} more on disk and {} is free: more than this \
+             machine holds",
+            kind.name(),
+            human_bytes(needed),
+            human_bytes(machine.free_disk)
+        ));
+    }
+    let seconds = model.build_seconds(kind, from, seeds, machine.cores);
+    Ok((
+        format!(
+            "build them with `{}` ({} on disk, about {})",
+            build_command(kind, seeds),
+            human_bytes(needed),
+            human_seconds(seconds)
+        ),
+        seconds,
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{GameName, Setup};
+
+    fn machine(free_disk: u64) -> Machine {
+        Machine {
+            memory: 24 << 30,
+            available_memory: 24 << 30,
+            free_disk,
+            cores: 2,
+        }
+    }
+
+    fn game(name: GameName, rules: &str, pits: usize, position: Option<&str>) -> Mancala {
+        Setup {
+            pits: Some(pits),
+            rules: Some(rules.into()),
+            ..Setup::default()
+        }
+        .mancala(name, position)
+        .unwrap()
+    }
+
+    #[test]
+    fn a_kalah_start_is_pointed_to_its_search_with_an_estimate() {
+        let start = game(GameName::Kalah, "standard", 6, None);
+        for disk in [u64::MAX, 2 << 30, 0] {
+            let text = advice(&start, None, &machine(disk), &CostModel::default());
+            assert!(
+                text.starts_with(
+                    "`granary solve kalah --pits 6 --rules standard --sweep owner --position \
+                     \"4,4,4,4,4,4/4,4,4,4,4,4 0-0 S\" --all-moves"
+                ),
+                "{text}"
+            );
+            assert!(text.contains("` answers it: "), "{text}");
+            assert!(text.contains(" in all"), "{text}");
+            assert!(!text.contains("--max-seeds"), "{text}");
+        }
+        // No disk to build on: the search goes without tables.
+        let text = advice(&start, None, &machine(0), &CostModel::default());
+        assert!(
+            text.contains("--all-moves --no-tables` answers it: it searches without tables"),
+            "{text}"
+        );
+        // Tables present are searched over.
+        let text = advice(&start, Some(20), &machine(0), &CostModel::default());
+        assert!(
+            text.contains("over the tables up to 20 seeds present"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn a_small_kalah_position_gets_its_quick_build_and_its_search() {
+        let small = game(GameName::Kalah, "empty", 3, Some("1,2,3/4,5,6"));
+        let text = advice(&small, None, &machine(u64::MAX), &CostModel::default());
+        assert!(
+            text.starts_with(
+                "build them with `granary build kalah --pits 3 --rules empty --sweep owner \
+                 --max-seeds 21` ("
+            ),
+            "{text}"
+        );
+        assert!(
+            text.contains("; or `granary solve kalah --pits 3"),
+            "{text}"
+        );
+        // No disk: only the search.
+        let text = advice(&small, None, &machine(0), &CostModel::default());
+        assert!(text.starts_with("`granary solve kalah --pits 3"), "{text}");
+    }
+
+    #[test]
+    fn an_oware_build_is_advised_only_where_the_disk_holds_it() {
+        let model = CostModel::default();
+        // Oware(6,4) from its start: 48 seeds, more than any disk of this machine.
+        let start = game(GameName::Oware, "awari", 6, None);
+        let needed = layers_bytes(start.kind(), 0, 48);
+        let advice_start = advice(&start, None, &machine(500_000_000_000), &model);
+        assert!(!advice_start.contains("granary build"), "{advice_start}");
+        assert!(
+            advice_start.contains(&format!(
+                "oware-6-awari tables up to 48 seeds need {} more on disk and 500.0 GB is free",
+                human_bytes(needed)
+            )),
+            "{advice_start}"
+        );
+        // Where the disk holds them (less its margin), the build is the advice, its size and
+        // time given.
+        let roomy = advice(&start, None, &machine(needed / 49 * 50 + (1 << 31)), &model);
+        assert!(
+            roomy.starts_with(
+                "build them with `granary build oware --pits 6 --rules awari --max-seeds 48`"
+            ),
+            "{roomy}"
+        );
+        // A small position: built where the disk holds it, refused where it does not.
+        let small = game(GameName::Oware, "awari", 4, Some("2,0,1,1/0,2,1,1"));
+        let build = advice(&small, Some(3), &machine(u64::MAX), &model);
+        assert!(
+            build.starts_with(
+                "build them with `granary build oware --pits 4 --rules awari --max-seeds 8` ("
+            ),
+            "{build}"
+        );
+        assert!(
+            !advice(&small, None, &machine(1 << 20), &model).contains("granary build"),
+            "no disk"
+        );
+    }
+}
