@@ -11,7 +11,7 @@
 //!
 //! ```text
 //!   offset        size     field
-//!   0             8        magic "GRANRSM2"
+//!   0             8        magic "GRANRSM3"
 //!   8             4        seeds of the layer (u32, little-endian)
 //!   12            4        next: the phase to run next (n after the first pass, 0 when only
 //!                          the last step, endless play worth 0, is left)
@@ -39,7 +39,9 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-const MAGIC: &[u8; 8] = b"GRANRSM2";
+/// The magic of this version: its work bytes as `crate::phases` lays them out (a resolved
+/// position's byte is `RESOLVED` alone between phases).
+const MAGIC: &[u8; 8] = b"GRANRSM3";
 const HEADER: usize = 32;
 /// Bytes read or written at a time.
 const CHUNK: usize = 1 << 20;

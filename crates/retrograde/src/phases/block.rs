@@ -10,7 +10,8 @@ use granary_tables::prefetch;
 use rayon::prelude::*;
 
 use super::{
-    BATCH, COUNT, EXIT_LOW, MESSAGE_CHUNK, NO_EXIT, PENDING, RESOLVED, Solving, phase_bit, pieces,
+    BATCH, COUNT, EXIT_LOW, FRESH, LOSS, MESSAGE_CHUNK, NO_EXIT, PENDING, RESOLVED, Solving,
+    phase_bit, pieces,
 };
 use crate::PIECE;
 use crate::blocks::{BlockPlan, LOCAL_MESSAGES, LOST, Outbox, WorkBytes};
@@ -159,9 +160,6 @@ impl<'a, R: Rules> Block<'a, R> {
                 for &m in chunk {
                     let q = self.range.start + u64::from(m & !LOST);
                     prefetch(self.work(q));
-                    if m & LOST != 0 {
-                        prefetch(self.value(q));
-                    }
                 }
                 for &m in chunk {
                     let q = self.range.start + u64::from(m & !LOST);
@@ -186,17 +184,47 @@ impl<'a, R: Rules> Block<'a, R> {
         while self.pending.swap(false, Relaxed) {
             pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
                 for i in first..end {
-                    if self.work(i).load(Relaxed) & PENDING != 0 {
+                    let w = self.work(i).load(Relaxed);
+                    if w & PENDING != 0 {
                         self.work(i).fetch_and(!PENDING, Relaxed);
-                        local
-                            .stack
-                            .push((self.index.unrank(i), self.value(i).load(Relaxed)));
+                        let value = if w & LOSS != 0 { -t } else { t };
+                        local.stack.push((self.index.unrank(i), value));
                         self.propagate(local, t);
                     }
                 }
                 self.done(local);
             });
         }
+    }
+
+    /// Writes the values of the positions resolved in this visit of the block (phase `t`; their
+    /// work bytes `RESOLVED | LOSS? | FRESH`, see [`super`]): `t` or `-t`, in order, eight work
+    /// bytes tested at once; their work bytes become `RESOLVED`. Run with no pass running.
+    pub(super) fn write_values(&self, t: i8) {
+        const HIGH: u64 = 0x8080_8080_8080_8080;
+        const LOW: u64 = 0x0f0f_0f0f_0f0f_0f0f;
+        // Every position resolved in the visit was propagated in it (and counted).
+        if self.counted[1].load(Relaxed) == 0 {
+            return;
+        }
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            let work =
+                &self.work[(first - self.range.start) as usize..(end - self.range.start) as usize];
+            for (c, eight) in work.chunks(8).enumerate() {
+                let word = eight.iter().enumerate().fold(0u64, |word, (j, w)| {
+                    word | u64::from(w.load(Relaxed)) << (8 * j)
+                });
+                // RESOLVED set and the low four bits not zero (no carry crosses a byte).
+                let fresh = word & ((word & LOW) + (HIGH - 0x0101_0101_0101_0101)) & HIGH;
+                for j in BitBytes(fresh) {
+                    let i = first + 8 * c as u64 + j;
+                    let w = self.work(i);
+                    let loss = w.load(Relaxed) & LOSS != 0;
+                    self.value(i).store(if loss { -t } else { t }, Relaxed);
+                    w.store(RESOLVED, Relaxed);
+                }
+            }
+        });
     }
 
     /// What is still unresolved after the last phase is worth 0.
@@ -210,8 +238,9 @@ impl<'a, R: Rules> Block<'a, R> {
         });
     }
 
-    /// Marks position `i` resolved with `value` unless it already is, and queues its board
-    /// (`board()` gives it; callers that hold it need not unrank).
+    /// Marks position `i` resolved with `value` (`t` or `-t`) unless it already is, and queues
+    /// its board (`board()` gives it; callers that hold it need not unrank). The value itself is
+    /// written at the end of the block's visit ([`Block::write_values`]).
     #[inline]
     fn resolve(
         &self,
@@ -220,14 +249,23 @@ impl<'a, R: Rules> Block<'a, R> {
         board: impl FnOnce() -> Board,
         stack: &mut Vec<(Board, i8)>,
     ) {
-        if self.work(i).fetch_or(RESOLVED, Relaxed) & RESOLVED != 0 {
-            return;
+        let room = stack.len() < self.plan.stack;
+        let resolved =
+            RESOLVED | FRESH | if value < 0 { LOSS } else { 0 } | if room { 0 } else { PENDING };
+        let cell = self.work(i);
+        let mut w = cell.load(Relaxed);
+        loop {
+            if w & RESOLVED != 0 {
+                return;
+            }
+            match cell.compare_exchange_weak(w, resolved, Relaxed, Relaxed) {
+                Ok(_) => break,
+                Err(now) => w = now,
+            }
         }
-        self.value(i).store(value, Relaxed);
-        if stack.len() < self.plan.stack {
+        if room {
             stack.push((board(), value));
         } else {
-            self.work(i).fetch_or(PENDING, Relaxed);
             self.pending.store(true, Relaxed);
         }
     }
@@ -284,9 +322,6 @@ impl<'a, R: Rules> Block<'a, R> {
                     let q = self.index.rank_on(parent, self.rules.pits());
                     if self.range.contains(&q) {
                         prefetch(self.work(q));
-                        if lost {
-                            prefetch(self.value(q));
-                        }
                         batch.push((q, parent, lost));
                     } else {
                         let (b, offset) = self.plan.locate(q);

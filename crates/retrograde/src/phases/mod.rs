@@ -36,18 +36,32 @@ use block::Block;
 // The per-position work byte:
 //
 //   bit   7         6         5          4       3..0
-//         RESOLVED  PENDING   EXIT_LOW   PLAYED  COUNT
+//         RESOLVED  PENDING   EXIT_LOW   PLAYED  COUNT       unresolved (RESOLVED clear)
+//         1         PENDING   -          LOSS    FRESH       resolved in this block visit
+//         1         0         0          0       0           resolved, value written
 //
 // COUNT: in-layer moves not yet known to lead to a positive position; PENDING: resolved, not yet
 // propagated; EXIT_LOW: the best exit is at most `-t` (set by phase `t`'s scan, and true in every
 // later phase), so that a parent whose last move is refuted needs no read of its value byte.
 // PLAYED: only during a first pass in tiles: some legal move was played (the others are finished
 // games).
+//
+// A position resolved in phase `t` is worth `t`, or `-t` (LOSS): its work byte says which until
+// the end of the block's visit, when one sequential pass writes the values of the positions
+// resolved in it (`Block::write_values`). So resolving touches one random byte, not two. A
+// resolved byte is set whole (compare-and-swap) to RESOLVED | LOSS? | FRESH; a thread that read
+// the byte before it was resolved may still take 1 from its low bits (the last of the
+// position's moves within the layer, at most 8), so FRESH (15) stays non-zero, and never
+// borrows into LOSS, until the values are written and the byte becomes RESOLVED alone.
 const COUNT: u8 = 0x0f;
 const PLAYED: u8 = 0x10;
 const EXIT_LOW: u8 = 0x20;
 const PENDING: u8 = 0x40;
 const RESOLVED: u8 = 0x80;
+/// A resolved position's value is `-t` (after the first pass: PLAYED's bit).
+const LOSS: u8 = PLAYED;
+/// A resolved position's value is not written yet (the low bits non-zero).
+const FRESH: u8 = COUNT;
 /// The best-exit byte of a position with no move leaving the layer.
 const NO_EXIT: i8 = i8::MIN;
 /// Children whose parents are gathered and prefetched together.
@@ -220,6 +234,7 @@ impl SolveLayer<'_> {
                     }
                     outbox.drain(b, |messages| block.apply(messages, t))?;
                     block.finish_pending(t);
+                    block.write_values(t);
                     outbox.check()?;
                     block.count(&mut counts);
                     work.save(plan, b)?;
