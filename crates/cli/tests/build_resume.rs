@@ -8,7 +8,9 @@ mod common;
 
 use common::*;
 use std::io::{BufRead, BufReader};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+
+const GAME: [&str; 3] = ["oware", "--rules", "awari"];
 use std::process::{Child, Stdio};
 
 /// The phase of a build's "checkpoint saved" line (`layer 15: checkpoint saved, a rerun
@@ -41,47 +43,78 @@ fn kill_after_a_phase(child: &mut Child) -> u32 {
     );
 }
 
-#[test]
-fn a_layer_killed_after_a_checkpoint_resumes_from_it_to_the_same_bytes() {
-    let game = ["oware", "--rules", "awari"];
-    let max = 15;
+/// Awari layer 15 as a build never stopped writes it.
+fn layer_15() -> Vec<u8> {
     let plain = tempfile::tempdir().unwrap();
-    build(plain.path(), &game, max, 2);
-    let expected = std::fs::read(plain.path().join("oware-6-awari/layer-015.tbl")).unwrap();
-    // No budget: one block. 2 MiB: blocks of 1 Mi positions (8 for layer 15).
-    for memory in [None, Some("2M")] {
+    build(plain.path(), &GAME, 15, 2);
+    std::fs::read(plain.path().join("oware-6-awari/layer-015.tbl")).unwrap()
+}
+
+/// A build of awari layer 15 over lower layers built in a fresh directory, a checkpoint after
+/// every phase (in `memory` if given), killed once it reports a checkpoint after a phase.
+struct Stopped {
+    dir: tempfile::TempDir,
+    /// The command that built it, to run again.
+    args: Vec<String>,
+    /// The phase its last reported checkpoint resumes at.
+    before: u32,
+}
+
+impl Stopped {
+    fn new(memory: Option<&str>) -> Stopped {
         let dir = tempfile::tempdir().unwrap();
-        build(dir.path(), &game, max - 1, 2);
-        let layer = dir.path().join("oware-6-awari/layer-015.tbl");
-        let resume = dir
-            .path()
-            .join("oware-6-awari/layer-015.tbl.work/r0-0.resume");
-        let root = dir.path().to_str().unwrap();
-        let mut args = vec!["build"];
-        args.extend_from_slice(&game);
-        args.extend_from_slice(&[
-            "--max-seeds",
-            "15",
-            "--dir",
-            root,
-            "--checkpoint-every",
-            "0",
-        ]);
+        build(dir.path(), &GAME, 14, 2);
+        let mut args: Vec<String> = ["build"]
+            .iter()
+            .chain(&GAME)
+            .map(|a| a.to_string())
+            .collect();
+        args.extend(["--max-seeds", "15", "--dir", dir.path().to_str().unwrap()].map(String::from));
+        args.extend(["--checkpoint-every", "0"].map(String::from));
         if let Some(m) = memory {
-            args.extend_from_slice(&["--memory", m]);
+            args.extend(["--memory", m].map(String::from));
         }
-        let mut child = command(&args)
+        let mut child = command(&args.iter().map(String::as_str).collect::<Vec<_>>())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
             .spawn()
             .unwrap();
-        // Killed once a checkpoint after the first pass and at least one phase is saved.
-        let stopped_before = kill_after_a_phase(&mut child);
-        assert!(!layer.exists(), "killed before the layer was finished");
-        assert!(resume.exists());
-        let out = granary(&args);
-        let err = String::from_utf8_lossy(&out.stderr);
+        let before = kill_after_a_phase(&mut child);
+        let stopped = Stopped { dir, args, before };
+        assert!(
+            !stopped.layer().exists(),
+            "killed before the layer was finished"
+        );
+        assert!(stopped.resume().exists());
+        stopped
+    }
+
+    fn layer(&self) -> PathBuf {
+        self.dir.path().join("oware-6-awari/layer-015.tbl")
+    }
+
+    fn resume(&self) -> PathBuf {
+        self.dir
+            .path()
+            .join("oware-6-awari/layer-015.tbl.work/r0-0.resume")
+    }
+
+    /// The same command run again, to its end: its stderr.
+    fn rerun(&self) -> String {
+        let out = granary(&self.args.iter().map(String::as_str).collect::<Vec<_>>());
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
         assert!(out.status.success(), "{err}");
+        err
+    }
+}
+
+#[test]
+fn a_layer_killed_after_a_checkpoint_resumes_from_it_to_the_same_bytes() {
+    let expected = layer_15();
+    // No budget: one block. 2 MiB: blocks of 1 Mi positions (8 for layer 15).
+    for memory in [None, Some("2M")] {
+        let stopped = Stopped::new(memory);
+        let err = stopped.rerun();
         let resumed_at: u32 = err
             .split("resumed from its checkpoint at phase ")
             .nth(1)
@@ -89,15 +122,16 @@ fn a_layer_killed_after_a_checkpoint_resumes_from_it_to_the_same_bytes() {
             .and_then(|t| t.parse().ok())
             .unwrap_or_else(|| panic!("the layer was built again from the start: {err}"));
         assert!(
-            resumed_at <= stopped_before,
-            "{resumed_at} > {stopped_before}"
+            resumed_at <= stopped.before,
+            "{resumed_at} > {}",
+            stopped.before
         );
         assert!(
-            std::fs::read(&layer).unwrap() == expected,
+            std::fs::read(stopped.layer()).unwrap() == expected,
             "{memory:?}: other bytes after resuming at phase {resumed_at}"
         );
         assert!(
-            !resume.exists(),
+            !stopped.resume().exists(),
             "the checkpoint is removed with the layer finished"
         );
     }
@@ -113,38 +147,10 @@ fn flip_a_byte(path: &Path) {
 
 #[test]
 fn a_damaged_checkpoint_is_refused_and_the_layer_starts_over_to_the_same_bytes() {
-    let game = ["oware", "--rules", "awari"];
-    let plain = tempfile::tempdir().unwrap();
-    build(plain.path(), &game, 15, 2);
-    let expected = std::fs::read(plain.path().join("oware-6-awari/layer-015.tbl")).unwrap();
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), &game, 14, 2);
-    let layer = dir.path().join("oware-6-awari/layer-015.tbl");
-    let resume = dir
-        .path()
-        .join("oware-6-awari/layer-015.tbl.work/r0-0.resume");
-    let root = dir.path().to_str().unwrap();
-    let mut args = vec!["build"];
-    args.extend_from_slice(&game);
-    args.extend_from_slice(&[
-        "--max-seeds",
-        "15",
-        "--dir",
-        root,
-        "--checkpoint-every",
-        "0",
-    ]);
-    let mut child = command(&args)
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    kill_after_a_phase(&mut child);
-    assert!(!layer.exists(), "killed before the layer was finished");
-    flip_a_byte(&resume);
-    let out = granary(&args);
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "{err}");
+    let expected = layer_15();
+    let stopped = Stopped::new(None);
+    flip_a_byte(&stopped.resume());
+    let err = stopped.rerun();
     let refusals: Vec<&str> = err
         .lines()
         .filter(|l| l.contains("checkpoint refused"))
@@ -164,7 +170,7 @@ fn a_damaged_checkpoint_is_refused_and_the_layer_starts_over_to_the_same_bytes()
         "a damaged checkpoint was resumed from: {err}"
     );
     assert!(
-        std::fs::read(&layer).unwrap() == expected,
+        std::fs::read(stopped.layer()).unwrap() == expected,
         "other bytes after starting over"
     );
 }
