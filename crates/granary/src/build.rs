@@ -2,7 +2,7 @@
 
 use std::time::Instant;
 
-use granary_retrograde::blocks::VALUES_SHARE;
+use granary_retrograde::blocks::{VALUES_SHARE, WORK_SHARE};
 use granary_retrograde::{BuildOptions, Peers, Solo, acyclic_fits, build_layers_on};
 use granary_tables::TableKind;
 use granary_tables::compress::CompressOptions;
@@ -75,7 +75,7 @@ pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u
             .map(|n| crate::tablebase::layer_positions(kind, n))
     };
     let work = missing()
-        .filter(|&positions| positions > memory / 2)
+        .filter(|&positions| positions > memory / WORK_SHARE.1 * WORK_SHARE.0)
         .max()
         .unwrap_or(0);
     let values = missing()

@@ -204,7 +204,8 @@ fn compress_in_place(
 }
 
 /// The share of a build's memory budget that holds a tile of the lower layers, when the first
-/// pass reads them in tiles ([`crate::sweep`]): a quarter (the work bytes take half).
+/// pass reads them in tiles ([`crate::sweep`]): a quarter (the work bytes of a block take up to
+/// three quarters, [`crate::blocks::WORK_SHARE`]).
 pub const TILE_SHARE: u64 = 4;
 
 /// The share of a rank's memory budget, as a fraction `(numerator, denominator)`, that its

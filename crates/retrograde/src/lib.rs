@@ -37,7 +37,8 @@
 //!
 //! # Parallelism
 //! The index range is cut into work pieces of [`PIECE`] positions that rayon's threads claim.
-//! Counters and resolved flags are atomics; values are written once, by the thread that resolves.
+//! Work bytes (counters, flags, and a resolved position's value) are atomics, changed by
+//! compare-and-swap; the values are written from them once, in order.
 //!
 //! # Memory
 //! A build may be given a budget for its own memory ([`BuildOptions::memory`]): a layer whose

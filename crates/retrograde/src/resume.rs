@@ -5,13 +5,14 @@
 //!
 //! # What a checkpoint holds
 //! Between two phases no message is pending and no thread runs, so the state of the build is
-//! each rank's work bytes and values (one process alone is rank 0 of 1). A checkpoint writes
+//! each rank's work bytes (a resolved position's value among them) and values (best exits)
+//! (one process alone is rank 0 of 1). A checkpoint writes
 //! both to `<layer>.tbl.work/r<rank>-<first>.resume` (`first`: the rank of the share's first
 //! position, so that a checkpoint of another plan of blocks is never taken for this one):
 //!
 //! ```text
 //!   offset        size     field
-//!   0             8        magic "GRANRSM3"
+//!   0             8        magic "GRANRSM4"
 //!   8             4        seeds of the layer (u32, little-endian)
 //!   12            4        next: the phase to run next (n after the first pass, 0 when only
 //!                          the last step, endless play worth 0, is left)
@@ -40,8 +41,8 @@ use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 /// The magic of this version: its work bytes as `crate::phases` lays them out (a resolved
-/// position's byte is `RESOLVED` alone between phases).
-const MAGIC: &[u8; 8] = b"GRANRSM3";
+/// position's byte holds its value's sign and magnitude).
+const MAGIC: &[u8; 8] = b"GRANRSM4";
 const HEADER: usize = 32;
 /// Bytes read or written at a time.
 const CHUNK: usize = 1 << 20;

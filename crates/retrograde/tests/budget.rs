@@ -131,3 +131,31 @@ fn lower_layers_read_in_tiles_compressed_or_not_give_the_same_files() {
         }
     }
 }
+
+/// A resolved position's work byte holds magnitudes up to 64, the most seeds a layer holds
+/// (`crates/retrograde/src/phases/mod.rs`): Kalah with 2 pits a side to 64 seeds, by the phases
+/// in blocks, against the builder in order of potential.
+#[test]
+fn kalah_to_64_seeds_by_the_phases_writes_the_same_files() {
+    let kind = TableKind {
+        game: Game::Kalah {
+            capture: Capture::Standard,
+            sweep: Sweep::Owner,
+        },
+        pits: 2,
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        threads: Some(2),
+        memory: Some(16 << 10),
+        compress: None,
+        checkpoint_every: None,
+    };
+    let reports = build_layers(dir.path(), kind, 64, options, &()).unwrap();
+    let phased = reports.iter().filter(|r| r.counts.is_some()).count();
+    assert!(phased > 30, "{phased} layers by the phases");
+    let set = TableSet::new(dir.path(), kind);
+    let top = set.layer(64).unwrap();
+    assert!((0..top.len()).any(|r| top.value(r).unsigned_abs() > 62));
+    same_bytes(kind, 64, &[(16 << 10, 2), (8 << 10, 1)]);
+}

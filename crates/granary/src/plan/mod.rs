@@ -358,8 +358,10 @@ impl Planner<'_> {
             "oware is solved from tables up to every seed on the board".into(),
         );
         self.fits(seeds, &Limits::of(machine, 0))?;
-        // The builder holds about a byte a position of the largest layer besides the maps.
-        let needed = layer_positions(kind, seeds).saturating_mul(2);
+        // The builder holds a work byte a position of the largest layer at random, and its
+        // values (best exits) where they fit, else in a scratch file read in order: at
+        // least a byte a position, two where the memory allows.
+        let needed = layer_positions(kind, seeds);
         if p.build_positions > 0 && needed > machine.available_memory {
             return Err(PlanError::BuildMemory {
                 tables: kind.name(),

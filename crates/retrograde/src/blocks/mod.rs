@@ -3,15 +3,20 @@
 //!
 //! # What lives where
 //! ```text
-//!   values (1 byte a position)  anonymous memory (huge pages) when they fit a quarter of the
-//!                               budget ([`VALUES_SHARE`]), else a mapped scratch file
-//!                               (file-backed pages: the kernel writes them back and drops
-//!                               them); the layer's file is written from them once, in order
-//!   work bytes (1 byte)         one block: in anonymous memory (huge pages); several
-//!                               blocks: all in a scratch file, mapped, one block in use
-//!                               at a time (file-backed pages, as the values)
-//!   messages                    for parents in other blocks: a buffer in memory, spilled to a
-//!                               scratch file per block when it outgrows its share
+//!   work bytes (1 byte a       the only state touched at random: a position's count of moves,
+//!   position)                  its flags and, once resolved, its value (`crate::phases`).
+//!                              One block: anonymous memory (huge pages); several blocks: all
+//!                              in a scratch file, mapped, one block in use at a time
+//!                              (file-backed pages, as the values)
+//!   values (1 byte)            best exits, written by the first pass and read in order by the
+//!                              phases' scans; the layer's values written over them from the
+//!                              work bytes after the last phase, and the layer's file from
+//!                              them, once, in order. Anonymous memory (huge pages) when they
+//!                              fit a quarter of the budget ([`VALUES_SHARE`]), else a mapped
+//!                              scratch file (file-backed pages: the kernel writes them back
+//!                              and drops them, and reads them again in order)
+//!   messages                   for parents in other blocks: a buffer in memory, spilled to a
+//!                              scratch file per block when it outgrows its share
 //! ```
 //!
 //! A position resolved in block `b` informs its parents (the retrograde analysis of
@@ -26,8 +31,9 @@
 //! the work bytes stay in memory for the whole build.
 //!
 //! # Memory
-//! A budget of `M` bytes gives blocks of `M / 2` work bytes (anonymous for one block, the pages
-//! of the mapped scratch file for several), `M / 8` bytes of buffered messages
+//! A budget of `M` bytes gives blocks of `3 M / 4` work bytes ([`WORK_SHARE`]; anonymous for
+//! one block, the pages of the mapped scratch file for several), leaving a quarter to the first
+//! pass's tiles of the lower layers (`crate::sweep`), `M / 8` bytes of buffered messages
 //! (up to twice that with the slack of growing buffers) and `M / 16` bytes of resolved positions
 //! waiting on the threads' stacks; the rest, and the buffers of fixed size (a thread's
 //! [`LOCAL_MESSAGES`] messages and un-move batches, 256 KiB to read or write a scratch file),
@@ -48,7 +54,7 @@ mod values;
 mod work;
 
 pub(crate) use outbox::{LOST, Outbox};
-pub use plan::{BlockPlan, LOCAL_MESSAGES};
+pub use plan::{BlockPlan, LOCAL_MESSAGES, WORK_SHARE};
 pub(crate) use scratch::Scratch;
 pub use scratch::ScratchError;
 pub(crate) use values::LayerValues;

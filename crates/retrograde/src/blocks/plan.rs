@@ -15,8 +15,8 @@
 //!
 //! # Contract
 //! A rank `q` lies in block `locate(q).0` at offset `locate(q).1`, and
-//! `range(b).start + offset == q`. Without a budget, or when the layer fits in half of it, the
-//! plan has one block and no message buffer.
+//! `range(b).start + offset == q`. Without a budget, or when the layer's work bytes fit in
+//! [`WORK_SHARE`] of it, the plan has one block and no message buffer.
 
 use std::ops::Range;
 
@@ -27,6 +27,10 @@ use crate::PIECE;
 pub const LOCAL_MESSAGES: usize = 1 << 14;
 /// The most positions a block holds: a message's offset is 31 bits.
 const MAX_BLOCK: u64 = 1 << 31;
+/// The share of a budget that the work bytes of the block in use take (one byte a position):
+/// three quarters; the first pass's tiles of the lower layers take the last quarter
+/// (`crate::build`), the phases' messages and stacks an eighth and a sixteenth.
+pub const WORK_SHARE: (u64, u64) = (3, 4);
 /// Bytes a resolved position takes on a thread's stack.
 const STACK_ENTRY: u64 = 32;
 
@@ -64,7 +68,8 @@ impl BlockPlan {
         };
         let stack =
             (budget / 16 / threads.max(1) as u64 / STACK_ENTRY).clamp(64, FREE_STACK as u64);
-        if size <= budget / 2 {
+        let work = budget / WORK_SHARE.1 * WORK_SHARE.0;
+        if size <= work {
             return BlockPlan {
                 size,
                 block: size.max(1),
@@ -73,7 +78,7 @@ impl BlockPlan {
                 ranks: 1,
             };
         }
-        let block = (budget / 2 / PIECE * PIECE).clamp(PIECE, MAX_BLOCK);
+        let block = (work / PIECE * PIECE).clamp(PIECE, MAX_BLOCK);
         BlockPlan {
             size,
             block,
@@ -162,7 +167,7 @@ mod tests {
         let fits = BlockPlan::new(1000, Some(1 << 20), 2);
         assert_eq!(fits.count(), 1);
         let size = 10 * PIECE + 5;
-        let plan = BlockPlan::new(size, Some(4 * PIECE), 2);
+        let plan = BlockPlan::new(size, Some(3 * PIECE), 2);
         assert_eq!(plan.block, 2 * PIECE);
         assert_eq!(plan.count(), 6);
         assert_eq!(plan.range(5), 10 * PIECE..size);

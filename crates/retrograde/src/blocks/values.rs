@@ -27,7 +27,7 @@ impl Scratch {
 }
 
 /// The share of a budget that a rank's values may take in anonymous memory: a quarter (the work
-/// bytes take half).
+/// bytes of a block take up to three quarters, [`super::WORK_SHARE`]).
 pub const VALUES_SHARE: u64 = 4;
 
 /// The values of a rank's share of the layer being built (see the module documentation).

@@ -10,8 +10,8 @@ use granary_tables::prefetch;
 use rayon::prelude::*;
 
 use super::{
-    BATCH, COUNT, EXIT_LOW, FRESH, LOSS, MESSAGE_CHUNK, NO_EXIT, PENDING, RESOLVED, Solving,
-    phase_bit, pieces,
+    BATCH, COUNT, EXIT_LOW, LOSS, MAGNITUDE, MESSAGE_CHUNK, NO_EXIT, PENDING, PENDING_LOSS,
+    RESOLVED, SETTLED, Solving, phase_bit, pieces,
 };
 use crate::PIECE;
 use crate::blocks::{BlockPlan, LOCAL_MESSAGES, LOST, Outbox, WorkBytes};
@@ -125,26 +125,24 @@ impl<'a, R: Rules> Block<'a, R> {
             });
             for i in found {
                 let w = self.work(i).load(Relaxed);
-                if w & RESOLVED != 0 {
+                if w & SETTLED != 0 {
                     continue;
                 }
                 let exit = self.value(i).load(Relaxed);
-                let value = if exit == t {
-                    t
+                if exit == t {
+                    self.resolve(i, t, || self.index.unrank(i), &mut local.stack);
                 } else if exit <= -t {
-                    let w = if w & EXIT_LOW == 0 {
-                        self.work(i).fetch_or(EXIT_LOW, Relaxed)
-                    } else {
-                        w
-                    };
-                    if w & COUNT != 0 {
-                        continue;
+                    // Marked, or lost if no move is left to refute.
+                    let room = local.stack.len() < self.plan.stack;
+                    let lost = resolved(-t, room);
+                    let marked =
+                        self.change(i, |w| if w & COUNT == 0 { lost } else { w | EXIT_LOW });
+                    if marked == Some(lost) {
+                        self.queue(-t, || self.index.unrank(i), room, &mut local.stack);
                     }
-                    -t
                 } else {
                     continue;
-                };
-                self.resolve(i, value, || self.index.unrank(i), &mut local.stack);
+                }
                 self.propagate(local, t);
             }
             self.done(local);
@@ -185,9 +183,10 @@ impl<'a, R: Rules> Block<'a, R> {
             pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
                 for i in first..end {
                     let w = self.work(i).load(Relaxed);
-                    if w & PENDING != 0 {
-                        self.work(i).fetch_and(!PENDING, Relaxed);
-                        let value = if w & LOSS != 0 { -t } else { t };
+                    if w & SETTLED == PENDING {
+                        // A pending byte is changed by no other thread.
+                        let value = if w & PENDING_LOSS != 0 { -t } else { t };
+                        self.work(i).store(resolved(value, true), Relaxed);
                         local.stack.push((self.index.unrank(i), value));
                         self.propagate(local, t);
                     }
@@ -197,50 +196,47 @@ impl<'a, R: Rules> Block<'a, R> {
         }
     }
 
-    /// Writes the values of the positions resolved in this visit of the block (phase `t`; their
-    /// work bytes `RESOLVED | LOSS? | FRESH`, see [`super`]): `t` or `-t`, in order, eight work
-    /// bytes tested at once; their work bytes become `RESOLVED`. Run with no pass running.
-    pub(super) fn write_values(&self, t: i8) {
-        const HIGH: u64 = 0x8080_8080_8080_8080;
-        const LOW: u64 = 0x0f0f_0f0f_0f0f_0f0f;
-        // Every position resolved in the visit was propagated in it (and counted).
-        if self.counted[1].load(Relaxed) == 0 {
-            return;
-        }
+    /// Writes the values of the block from its work bytes, after the last phase: a resolved
+    /// position's, 0 for one still unresolved (endless play). Run with no pass running.
+    pub(super) fn finish(&self) {
         pieces(self.range.clone()).for_each(|(first, end)| {
-            let work =
-                &self.work[(first - self.range.start) as usize..(end - self.range.start) as usize];
-            for (c, eight) in work.chunks(8).enumerate() {
-                let word = eight.iter().enumerate().fold(0u64, |word, (j, w)| {
-                    word | u64::from(w.load(Relaxed)) << (8 * j)
-                });
-                // RESOLVED set and the low four bits not zero (no carry crosses a byte).
-                let fresh = word & ((word & LOW) + (HIGH - 0x0101_0101_0101_0101)) & HIGH;
-                for j in BitBytes(fresh) {
-                    let i = first + 8 * c as u64 + j;
-                    let w = self.work(i);
-                    let loss = w.load(Relaxed) & LOSS != 0;
-                    self.value(i).store(if loss { -t } else { t }, Relaxed);
-                    w.store(RESOLVED, Relaxed);
-                }
+            for i in first..end {
+                let w = self.work(i).load(Relaxed);
+                debug_assert!(
+                    w & SETTLED != PENDING,
+                    "every pending position is propagated"
+                );
+                let m = (w & MAGNITUDE) as i8 + 1;
+                let value = match (w & RESOLVED != 0, w & LOSS != 0) {
+                    (false, _) => 0,
+                    (true, false) => m,
+                    (true, true) => -m,
+                };
+                self.value(i).store(value, Relaxed);
             }
         });
     }
 
-    /// What is still unresolved after the last phase is worth 0.
-    pub(super) fn zero_unresolved(&self) {
-        pieces(self.range.clone()).for_each(|(first, end)| {
-            for i in first..end {
-                if self.work(i).load(Relaxed) & RESOLVED == 0 {
-                    self.value(i).store(0, Relaxed);
-                }
+    /// Sets position `i`'s work byte `w`, unless it is settled, to `next(w)` (one
+    /// compare-and-swap); returns the byte set (`None`: it was settled).
+    #[inline]
+    fn change(&self, i: u64, next: impl Fn(u8) -> u8) -> Option<u8> {
+        let cell = self.work(i);
+        let mut w = cell.load(Relaxed);
+        loop {
+            if w & SETTLED != 0 {
+                return None;
             }
-        });
+            let set = next(w);
+            match cell.compare_exchange_weak(w, set, Relaxed, Relaxed) {
+                Ok(_) => return Some(set),
+                Err(now) => w = now,
+            }
+        }
     }
 
     /// Marks position `i` resolved with `value` (`t` or `-t`) unless it already is, and queues
-    /// its board (`board()` gives it; callers that hold it need not unrank). The value itself is
-    /// written at the end of the block's visit ([`Block::write_values`]).
+    /// its board (`board()` gives it; callers that hold it need not unrank).
     #[inline]
     fn resolve(
         &self,
@@ -250,19 +246,21 @@ impl<'a, R: Rules> Block<'a, R> {
         stack: &mut Vec<(Board, i8)>,
     ) {
         let room = stack.len() < self.plan.stack;
-        let resolved =
-            RESOLVED | FRESH | if value < 0 { LOSS } else { 0 } | if room { 0 } else { PENDING };
-        let cell = self.work(i);
-        let mut w = cell.load(Relaxed);
-        loop {
-            if w & RESOLVED != 0 {
-                return;
-            }
-            match cell.compare_exchange_weak(w, resolved, Relaxed, Relaxed) {
-                Ok(_) => break,
-                Err(now) => w = now,
-            }
+        if self.change(i, |_| resolved(value, room)).is_some() {
+            self.queue(value, board, room, stack);
         }
+    }
+
+    /// A position just resolved as `value` by this thread: its board queued (`room` on the
+    /// stack) or left pending.
+    #[inline]
+    fn queue(
+        &self,
+        value: i8,
+        board: impl FnOnce() -> Board,
+        room: bool,
+        stack: &mut Vec<(Board, i8)>,
+    ) {
         if room {
             stack.push((board(), value));
         } else {
@@ -283,17 +281,21 @@ impl<'a, R: Rules> Block<'a, R> {
         t: i8,
         stack: &mut Vec<(Board, i8)>,
     ) {
-        let w = self.work(q);
-        if w.load(Relaxed) & RESOLVED != 0 {
-            return;
-        }
         if child_lost {
             self.resolve(q, t, parent, stack);
-        } else {
-            let before = w.fetch_sub(1, Relaxed);
-            if before & (COUNT | RESOLVED) == 1 && before & EXIT_LOW != 0 {
-                self.resolve(q, -t, parent, stack);
+            return;
+        }
+        let room = stack.len() < self.plan.stack;
+        let lost = resolved(-t, room);
+        let refuted = self.change(q, |w| {
+            if w & (COUNT | EXIT_LOW) == 1 | EXIT_LOW {
+                lost
+            } else {
+                w - 1
             }
+        });
+        if refuted == Some(lost) {
+            self.queue(-t, parent, room, stack);
         }
     }
 
@@ -336,6 +338,19 @@ impl<'a, R: Rules> Block<'a, R> {
                 self.outbox.deliver(messages);
             }
         }
+    }
+}
+
+/// The work byte of a position resolved as `value` (`t` or `-t`) in phase `t` (see [`super`]):
+/// [`RESOLVED`] with its magnitude, or [`PENDING`] if it is not propagated at once (no `room`
+/// on the thread's stack).
+#[inline]
+fn resolved(value: i8, room: bool) -> u8 {
+    let loss = value < 0;
+    if room {
+        RESOLVED | if loss { LOSS } else { 0 } | (value.unsigned_abs() - 1)
+    } else {
+        PENDING | if loss { PENDING_LOSS } else { 0 }
     }
 }
 

@@ -33,35 +33,39 @@ mod first;
 
 use block::Block;
 
-// The per-position work byte:
+// The per-position work byte, which holds a resolved position's value too (one byte a position
+// at random; the value bytes hold the best exits, read in order by the scans):
 //
 //   bit   7         6         5          4       3..0
-//         RESOLVED  PENDING   EXIT_LOW   PLAYED  COUNT       unresolved (RESOLVED clear)
-//         1         PENDING   -          LOSS    FRESH       resolved in this block visit
-//         1         0         0          0       0           resolved, value written
+//         0         0         EXIT_LOW   PLAYED  COUNT       unresolved
+//         0         1         0          0       000 LOSS    resolved in this phase `t` as `t`,
+//                                                            or `-t` (LOSS), not yet propagated
+//         1         LOSS      MAGNITUDE - 1 (6 bits)         resolved: worth `m`, or `-m` (LOSS)
 //
-// COUNT: in-layer moves not yet known to lead to a positive position; PENDING: resolved, not yet
-// propagated; EXIT_LOW: the best exit is at most `-t` (set by phase `t`'s scan, and true in every
-// later phase), so that a parent whose last move is refuted needs no read of its value byte.
-// PLAYED: only during a first pass in tiles: some legal move was played (the others are finished
-// games).
+// COUNT: in-layer moves not yet known to lead to a positive position; EXIT_LOW: the best exit is
+// at most `-t` (set by phase `t`'s scan, and true in every later phase), so that a parent whose
+// last move is refuted needs no read of its value byte. PLAYED: only during a first pass in
+// tiles: some legal move was played (the others are finished games). PENDING: resolved when a
+// thread's stack was full; the phase propagates it before it ends (`Block::finish_pending`).
+// A magnitude is at most 64 (the most seeds a layer holds), so `m - 1` fits six bits.
 //
-// A position resolved in phase `t` is worth `t`, or `-t` (LOSS): its work byte says which until
-// the end of the block's visit, when one sequential pass writes the values of the positions
-// resolved in it (`Block::write_values`). So resolving touches one random byte, not two. A
-// resolved byte is set whole (compare-and-swap) to RESOLVED | LOSS? | FRESH; a thread that read
-// the byte before it was resolved may still take 1 from its low bits (the last of the
-// position's moves within the layer, at most 8), so FRESH (15) stays non-zero, and never
-// borrows into LOSS, until the values are written and the byte becomes RESOLVED alone.
+// Every change of an unresolved byte is one compare-and-swap, so a settled byte (resolved or
+// pending) is never changed by another thread: only pending to resolved, by the thread that
+// propagates it. The values are written from the work bytes once, in order, after the last
+// phase (`Block::finish`).
 const COUNT: u8 = 0x0f;
 const PLAYED: u8 = 0x10;
 const EXIT_LOW: u8 = 0x20;
 const PENDING: u8 = 0x40;
 const RESOLVED: u8 = 0x80;
-/// A resolved position's value is `-t` (after the first pass: PLAYED's bit).
-const LOSS: u8 = PLAYED;
-/// A resolved position's value is not written yet (the low bits non-zero).
-const FRESH: u8 = COUNT;
+/// A resolved or pending position: its value is known.
+const SETTLED: u8 = RESOLVED | PENDING;
+/// A resolved position's value is negative.
+const LOSS: u8 = 0x40;
+/// A resolved position's magnitude less one.
+const MAGNITUDE: u8 = 0x3f;
+/// A pending position's value is negative.
+const PENDING_LOSS: u8 = 0x01;
 /// The best-exit byte of a position with no move leaving the layer.
 const NO_EXIT: i8 = i8::MIN;
 /// Children whose parents are gathered and prefetched together.
@@ -234,7 +238,6 @@ impl SolveLayer<'_> {
                     }
                     outbox.drain(b, |messages| block.apply(messages, t))?;
                     block.finish_pending(t);
-                    block.write_values(t);
                     outbox.check()?;
                     block.count(&mut counts);
                     work.save(plan, b)?;
@@ -250,10 +253,10 @@ impl SolveLayer<'_> {
             }
             save(&work, t - 1)?;
         }
-        // Unresolved: endless play, worth 0.
+        // The values, from the work bytes (unresolved: endless play, worth 0).
         for b in owned {
             work.load(plan, b)?;
-            layer.block(&work, b).zero_unresolved();
+            layer.block(&work, b).finish();
         }
         Ok(Solved {
             traffic,
