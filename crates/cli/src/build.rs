@@ -28,7 +28,11 @@ pub fn run(args: &BuildArgs) -> CliResult {
         compress: args
             .compress
             .then(granary::compress::CompressOptions::default),
-        checkpoint_every: args.checkpoint_every.map(std::time::Duration::from_secs),
+        checkpoint_every: if args.no_checkpoints {
+            Some(granary::build::NO_CHECKPOINTS)
+        } else {
+            args.checkpoint_every.map(std::time::Duration::from_secs)
+        },
     };
     let report = granary::build_on(&tablebase, kind, args.max_seeds, settings, &terminal, peers);
     #[cfg(feature = "mpi")]

@@ -111,7 +111,7 @@ impl Stopped {
 #[test]
 fn a_layer_killed_after_a_checkpoint_resumes_from_it_to_the_same_bytes() {
     let expected = layer_15();
-    // No budget: one block. 2 MiB: blocks of 1 Mi positions (8 for layer 15).
+    // No budget: one block. 2 MiB: blocks of 1.5 Mi positions (5 for layer 15).
     for memory in [None, Some("2M")] {
         let stopped = Stopped::new(memory);
         let err = stopped.rerun();
@@ -173,4 +173,39 @@ fn a_damaged_checkpoint_is_refused_and_the_layer_starts_over_to_the_same_bytes()
         std::fs::read(stopped.layer()).unwrap() == expected,
         "other bytes after starting over"
     );
+}
+
+#[test]
+fn a_build_without_checkpoints_saves_none_and_writes_the_same_bytes() {
+    let expected = layer_15();
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &GAME, 14, 2);
+    let path = dir.path().to_str().unwrap();
+    let layer = dir.path().join("oware-6-awari/layer-015.tbl");
+    for (flag, saves) in [("--checkpoint-every=0", true), ("--no-checkpoints", false)] {
+        let mut args = vec!["build"];
+        args.extend(GAME);
+        args.extend(["--max-seeds", "15", "--dir", path, flag]);
+        let out = granary(&args);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{err}");
+        assert_eq!(err.contains("checkpoint saved"), saves, "{flag}: {err}");
+        assert!(
+            std::fs::read(&layer).unwrap() == expected,
+            "{flag}: other bytes"
+        );
+        std::fs::remove_file(&layer).unwrap();
+    }
+    let out = granary(&[
+        "build",
+        "oware",
+        "--max-seeds",
+        "3",
+        "--dir",
+        path,
+        "--no-checkpoints",
+        "--checkpoint-every",
+        "5",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
 }

@@ -2,6 +2,7 @@
 
 use std::time::Instant;
 
+pub use granary_retrograde::NO_CHECKPOINTS;
 use granary_retrograde::blocks::{VALUES_SHARE, WORK_SHARE};
 use granary_retrograde::{BuildOptions, Peers, Solo, acyclic_fits, build_layers_on};
 use granary_tables::TableKind;
@@ -61,13 +62,19 @@ pub fn missing_bytes_compressed(tablebase: &Tablebase, kind: TableKind, max: u32
 /// bytes of memory: the work bytes of the largest layer built in blocks (a byte a position),
 /// its values where they do not fit a quarter of the memory (a byte a position), and the
 /// checkpoints of the largest layer built by phases (every Oware layer; a Kalah layer whose
-/// order of potential does not fit the memory): its work bytes and values, two bytes a
-/// position, `<layer>.tbl.work/r0-0.resume`, twice (a checkpoint is written beside the last
-/// before it replaces it). Messages between blocks spill to files too when
+/// order of potential does not fit the memory) unless `checkpoints` is false: its work bytes
+/// and values, two bytes a position, `<layer>.tbl.work/r0-0.resume`, twice (a checkpoint is
+/// written beside the last before it replaces it). Messages between blocks spill to files too when
 /// they outgrow their share of the memory; they are not counted (a full disk then stops the
 /// build with an error naming the file).
 #[must_use]
-pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u64) -> u64 {
+pub fn scratch_bytes(
+    tablebase: &Tablebase,
+    kind: TableKind,
+    max: u32,
+    memory: u64,
+    checkpoints: bool,
+) -> u64 {
     let set = tablebase.tables(kind);
     let missing = || {
         (0..=max)
@@ -88,7 +95,7 @@ pub fn scratch_bytes(tablebase: &Tablebase, kind: TableKind, max: u32, memory: u
                 .is_ok_and(|index| !acyclic_fits(&index, memory))
     };
     let checkpoint = (0..=max)
-        .filter(|&n| !set.layer_path(n).is_file() && by_phases(n))
+        .filter(|&n| checkpoints && !set.layer_path(n).is_file() && by_phases(n))
         .map(|n| 2 * 2 * crate::tablebase::layer_positions(kind, n))
         .max()
         .unwrap_or(0);
@@ -173,7 +180,14 @@ pub fn build_on(
     } else {
         missing_bytes(tablebase, kind, max_seeds)
     };
-    let needed = missing.saturating_add(scratch_bytes(tablebase, kind, max_seeds, memory));
+    let checkpoints = checkpoint_every != Some(NO_CHECKPOINTS);
+    let needed = missing.saturating_add(scratch_bytes(
+        tablebase,
+        kind,
+        max_seeds,
+        memory,
+        checkpoints,
+    ));
     let available = machine.free_disk;
     if needed > available {
         return Err(BuildError::Disk {
@@ -236,12 +250,19 @@ mod tests {
         let max = 20;
         let largest = crate::tablebase::layer_positions(kalah, max);
         // Ample memory: every layer in order of potential, in memory; nothing on disk.
-        assert_eq!(scratch_bytes(&tablebase, kalah, max, 1 << 40), 0);
+        assert_eq!(scratch_bytes(&tablebase, kalah, max, 1 << 40, true), 0);
         // A budget the largest layer's order of potential does not fit: it goes by phases and
         // checkpoints, two bytes a position, two checkpoints at once.
         let memory = largest;
         let index = granary_index::LayerIndex::new(6, max, false).unwrap();
         assert!(!acyclic_fits(&index, memory));
-        assert!(scratch_bytes(&tablebase, kalah, max, memory) >= 4 * largest);
+        assert!(scratch_bytes(&tablebase, kalah, max, memory, true) >= 4 * largest);
+        // Without checkpoints: the scratch files of its blocks' work bytes (more than three
+        // quarters of the memory) and of its values (more than a quarter), a byte a position
+        // each.
+        assert_eq!(
+            scratch_bytes(&tablebase, kalah, max, memory, false),
+            2 * largest
+        );
     }
 }

@@ -73,14 +73,19 @@ pub struct BuildOptions {
     pub compress: Option<CompressOptions>,
     /// How often a layer built by the phases saves a checkpoint between two phases, so that a
     /// build stopped in the middle of a layer resumes from it ([`crate::resume`]); `None`: the
-    /// default, [`CHECKPOINT_EVERY`]. A distributed build checkpoints every rank's share and
-    /// resumes when run again on the same ranks with the same budget and threads.
+    /// default, [`CHECKPOINT_EVERY`]; [`NO_CHECKPOINTS`]: none. A distributed build
+    /// checkpoints every rank's share and resumes when run again on the same ranks with the
+    /// same budget and threads.
     pub checkpoint_every: Option<std::time::Duration>,
 }
 
-/// How often a layer saves a checkpoint unless told: 10 minutes (a checkpoint writes a byte a
-/// position; an estimate of its cost: docs/benchmarks.md).
+/// How often a layer saves a checkpoint unless told: 10 minutes (a checkpoint writes two bytes
+/// a position; an estimate of its cost: docs/benchmarks.md).
 pub const CHECKPOINT_EVERY: std::time::Duration = std::time::Duration::from_secs(600);
+
+/// The interval of a build that saves no checkpoint (a layer stopped in its middle starts
+/// over; the disk needs no room for them).
+pub const NO_CHECKPOINTS: std::time::Duration = std::time::Duration::MAX;
 
 /// A pool of `threads` worker threads (`None`: one per core).
 ///

@@ -68,7 +68,8 @@ pub mod sweep;
 pub mod unmove;
 
 pub use build::{
-    BuildError, BuildOptions, acyclic_fits, build_layer, build_layers, build_layers_on, thread_pool,
+    BuildError, BuildOptions, NO_CHECKPOINTS, acyclic_fits, build_layer, build_layers,
+    build_layers_on, thread_pool,
 };
 pub use peers::{Peers, Solo, Traffic};
 pub use report::{BuildObserver, LayerReport, PhaseCounts};

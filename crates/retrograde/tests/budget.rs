@@ -57,9 +57,9 @@ fn awari_in_blocks_writes_the_same_files() {
         },
         pits: 6,
     };
-    // 2 MiB: blocks of 1 Mi positions, 32 for layer 18.
+    // 2 MiB: blocks of 1.5 Mi positions, 22 for layer 18.
     same_bytes(kind, 18, &[(2 << 20, 2)]);
-    // Smaller layers, other block sizes and thread counts: 1 MiB (15 blocks for layer 15) on
+    // Smaller layers, other block sizes and thread counts: 1 MiB (10 blocks for layer 15) on
     // one thread, 3 MiB on three.
     same_bytes(kind, 15, &[(1 << 20, 1), (3 << 20, 3)]);
 }
@@ -96,7 +96,7 @@ fn lower_layers_read_in_tiles_compressed_or_not_give_the_same_files() {
         let expected = TableSet::new(free.path(), kind);
         for compress in [None, Some(CompressOptions::default())] {
             let dir = tempfile::tempdir().unwrap();
-            // 256 KiB: tiles of 64 Ki entries (layers 0..=11 hold 2.6 M), blocks of 128 Ki
+            // 256 KiB: tiles of 64 Ki entries (layers 0..=11 hold 2.6 M), blocks of 192 Ki
             // positions (layer 12 holds 1.7 M).
             let options = BuildOptions {
                 threads: Some(2),

@@ -254,7 +254,8 @@ fn awari_on_ranks_writes_the_same_files() {
         },
         pits: 6,
     };
-    // Layer 15: 7.5 million positions; 1 MiB gives blocks of half a million, several a rank.
+    // Layer 15: 7.5 million positions; 1 MiB gives blocks of three quarters of a million,
+    // several a rank.
     same_bytes(kind, 15, &[(2, None), (3, None), (3, Some(1 << 20))]);
 }
 

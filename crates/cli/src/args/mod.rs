@@ -206,6 +206,10 @@ pub struct BuildArgs {
     /// budget and threads) [default: 600].
     #[arg(long, value_name = "SECONDS")]
     pub checkpoint_every: Option<u64>,
+    /// Save no checkpoint: a build stopped in the middle of a layer starts that layer over, and
+    /// the disk needs no room for them (two bytes a position of the largest layer, twice).
+    #[arg(long, conflicts_with = "checkpoint_every")]
+    pub no_checkpoints: bool,
     /// No progress bars or per-layer lines.
     #[arg(long)]
     pub quiet: bool,
