@@ -210,15 +210,20 @@ impl Tiles {
         list.rows.iter().copied().zip(list.lanes.iter().copied())
     }
 
-    /// Copies tile `t`'s range of every lower layer into `buf` (grown to the largest tile), the
-    /// ranges loading in parallel.
+    /// Memory for the largest tile, on huge pages (a tile is read at random: on 4 KiB pages
+    /// each read would also miss the TLB).
+    pub(crate) fn buffer(&self) -> std::io::Result<memmap2::MmapMut> {
+        granary_tables::huge_anon(self.largest as usize)
+    }
+
+    /// Copies tile `t`'s range of every lower layer into `buf` ([`Tiles::buffer`]), the ranges
+    /// loading in parallel.
     pub(crate) fn load<'a>(
         &'a self,
         t: usize,
         lower: &Lower<'_>,
-        buf: &'a mut Vec<u8>,
+        buf: &'a mut [u8],
     ) -> Result<Loaded<'a>, TableError> {
-        buf.resize(self.largest as usize, 0);
         let ranges = &self.ranges[t];
         let mut offsets = Vec::with_capacity(ranges.len());
         let mut pieces = Vec::new();
@@ -260,13 +265,26 @@ pub(crate) struct Loaded<'a> {
 }
 
 impl Loaded<'_> {
-    /// The entry of rank `rank` of lower layer `seeds`, if the tile holds it.
+    /// Where the tile holds the entry of rank `rank` of lower layer `seeds`, if it does: for
+    /// [`Loaded::prefetch`] and [`Loaded::entry`].
     #[inline]
-    pub(crate) fn get(&self, seeds: u32, rank: u64) -> Option<i8> {
+    pub(crate) fn locate(&self, seeds: u32, rank: u64) -> Option<usize> {
         let range = &self.ranges[seeds as usize];
-        range.contains(&rank).then(|| {
-            self.entries[(self.offsets[seeds as usize] + rank - range.start) as usize] as i8
-        })
+        range
+            .contains(&rank)
+            .then(|| (self.offsets[seeds as usize] + rank - range.start) as usize)
+    }
+
+    /// Asks for the entry at `at` ([`Loaded::locate`]) to be loaded into the cache.
+    #[inline]
+    pub(crate) fn prefetch(&self, at: usize) {
+        granary_tables::prefetch(&self.entries[at]);
+    }
+
+    /// The entry at `at` ([`Loaded::locate`]).
+    #[inline]
+    pub(crate) fn entry(&self, at: usize) -> i8 {
+        self.entries[at] as i8
     }
 }
 

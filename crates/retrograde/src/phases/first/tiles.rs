@@ -14,9 +14,9 @@ use super::{FirstMove, first_move};
 use crate::blocks::WorkBytes;
 use crate::lower::Lower;
 use crate::phases::block::Block;
-use crate::phases::{NO_EXIT, PLAYED, PhaseError, Solving, pieces};
+use crate::phases::{BATCH, NO_EXIT, PLAYED, PhaseError, Solving, pieces};
 use crate::report::BuildObserver;
-use crate::sweep::{Misses, SweepReport, Tiles, groups};
+use crate::sweep::{Loaded, Misses, SweepReport, Tiles, groups};
 
 /// The first pass of this process's blocks `owned`, block by block, each reading every tile.
 pub(in crate::phases) fn pass<R: Rules>(
@@ -29,7 +29,7 @@ pub(in crate::phases) fn pass<R: Rules>(
         tiles: tiles.count(),
         ..SweepReport::default()
     };
-    let mut buf = Vec::new();
+    let mut buf = tiles.buffer().map_err(PhaseError::Memory)?;
     for b in owned {
         work.load(layer.plan, b)?;
         let block = layer.block(work, b);
@@ -48,7 +48,7 @@ impl<R: Rules> Block<'_, R> {
         &self,
         tiles: &Tiles,
         lower: &Lower<'_>,
-        buf: &mut Vec<u8>,
+        buf: &mut [u8],
         observer: &dyn BuildObserver,
     ) -> Result<u64, TableError> {
         let (rules, index) = (self.rules, self.index);
@@ -66,54 +66,61 @@ impl<R: Rules> Block<'_, R> {
         let count = tiles.count() as u64;
         for t in 0..tiles.count() {
             let tile = tiles.load(t, lower, buf)?;
-            groups.par_iter().try_for_each(|&(opponent, start)| {
-                let mut missed = 0;
-                let whole = self.range.start <= start
-                    && start + index.rows(n - byte_sum(opponent)) <= self.range.end;
-                for (mover, lanes) in tiles.candidates(t, n - byte_sum(opponent)) {
-                    let q = start + index.row_rank(mover);
-                    if !whole && !self.range.contains(&q) {
-                        continue;
-                    }
-                    let pos = Position::of_board(Board(
-                        u128::from(mover) | u128::from(opponent) << (8 * m),
-                    ));
-                    for lane in MoveSet(lanes).iter() {
-                        let Some(mv) = first_move(rules, &pos, lane, n) else {
+            groups.par_iter().try_for_each_init(
+                || Vec::with_capacity(BATCH),
+                |exits, &(opponent, start)| {
+                    let mut missed = 0;
+                    let whole = self.range.start <= start
+                        && start + index.rows(n - byte_sum(opponent)) <= self.range.end;
+                    for (mover, lanes) in tiles.candidates(t, n - byte_sum(opponent)) {
+                        let q = start + index.row_rank(mover);
+                        if !whole && !self.range.contains(&q) {
                             continue;
-                        };
-                        let work = self.work(q);
-                        let w = work.load(Relaxed) | PLAYED;
-                        let FirstMove::Exit {
-                            seeds,
-                            child,
-                            gain,
-                            again,
-                        } = mv
-                        else {
-                            work.store(w + 1, Relaxed);
-                            continue;
-                        };
-                        work.store(w, Relaxed);
-                        let layer = lower.layers[seeds as usize];
-                        let rank = layer.index().rank_on(child, m);
-                        let entry = match tile.get(seeds, rank) {
-                            Some(entry) => entry,
-                            None => {
-                                missed += 1;
-                                layer.try_value(rank)?
+                        }
+                        let pos = Position::of_board(Board(
+                            u128::from(mover) | u128::from(opponent) << (8 * m),
+                        ));
+                        for lane in MoveSet(lanes).iter() {
+                            let Some(mv) = first_move(rules, &pos, lane, n) else {
+                                continue;
+                            };
+                            let work = self.work(q);
+                            let w = work.load(Relaxed) | PLAYED;
+                            let FirstMove::Exit {
+                                seeds,
+                                child,
+                                gain,
+                                again,
+                            } = mv
+                            else {
+                                work.store(w + 1, Relaxed);
+                                continue;
+                            };
+                            work.store(w, Relaxed);
+                            let layer = lower.layers[seeds as usize];
+                            let rank = layer.index().rank_on(child, m);
+                            match tile.locate(seeds, rank) {
+                                Some(at) => {
+                                    // Read with the batch, its cache misses overlapping.
+                                    tile.prefetch(at);
+                                    exits.push((q, at, gain, again));
+                                    if exits.len() == BATCH {
+                                        self.take_exits(&tile, exits);
+                                    }
+                                }
+                                None => {
+                                    missed += 1;
+                                    let entry = layer.try_value(rank)?;
+                                    self.take_exit(q, exit_value(gain, again, i32::from(entry)));
+                                }
                             }
-                        };
-                        let exit = exit_value(gain, again, i32::from(entry));
-                        let value = self.value(q);
-                        if exit > i32::from(value.load(Relaxed)) {
-                            value.store(exit as i8, Relaxed);
                         }
                     }
-                }
-                misses.add(missed);
-                Ok::<(), TableError>(())
-            })?;
+                    self.take_exits(&tile, exits);
+                    misses.add(missed);
+                    Ok::<(), TableError>(())
+                },
+            )?;
             let t = t as u64;
             observer.advanced(len * (t + 1) / count - len * t / count);
         }
@@ -132,5 +139,24 @@ impl<R: Rules> Block<'_, R> {
             }
         });
         Ok(misses.get())
+    }
+
+    /// The exits of `exits` (position, where the tile holds the entry its move reaches, gain,
+    /// whether the mover moves again), their entries prefetched, each kept if it is the best of
+    /// its position so far; `exits` emptied.
+    #[inline]
+    fn take_exits(&self, tile: &Loaded<'_>, exits: &mut Vec<(u64, usize, i32, bool)>) {
+        for (q, at, gain, again) in exits.drain(..) {
+            self.take_exit(q, exit_value(gain, again, i32::from(tile.entry(at))));
+        }
+    }
+
+    /// Position `q`'s best exit so far becomes `exit` if that is better.
+    #[inline]
+    fn take_exit(&self, q: u64, exit: i32) {
+        let value = self.value(q);
+        if exit > i32::from(value.load(Relaxed)) {
+            value.store(exit as i8, Relaxed);
+        }
     }
 }
