@@ -11,7 +11,11 @@
 # A layer built again anywhere must have the same CRC (the builder writes the same bytes for
 # any thread count and budget); the script says so when one does not. Send the output of a
 # long run to a log outside the repository:
-#   nohup scripts/build-awari.sh 33 --memory 13G > ~/awari.log 2>&1 &
+#   nohup scripts/build-awari.sh 34 --memory 18G > ~/awari.log 2>&1 &
+# With 24 GiB, `--memory 18G` builds layer 36 in one block (13.3 GiB of work bytes). On a disk of
+# about 80 GB, layers 35 and 36 fit only without checkpoints (each takes two bytes a position,
+# twice while one replaces the last): add `--no-checkpoints`, and start them at the beginning of
+# a working period (about 3 hours together on 2 cores).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 max=${1:?usage: scripts/build-awari.sh MAX [build flags]}
