@@ -1,0 +1,81 @@
+//! What one random update of a work byte costs, alone: 10^8 updates at random positions of an
+//! array on huge pages, as the phases make them (prefetched in batches, then changed), and the
+//! same bucketed by region first (each region's updates applied together), which would keep
+//! the TLB and caches warm. Compare with the builder's CPU time a parent (`docs/benchmarks.md`).
+//!
+//! `cargo run --release -p granary-retrograde --example random_updates -- [MiB] [region bits]`
+//! (defaults 3072 and 20).
+
+use std::sync::atomic::{AtomicU8, Ordering::Relaxed};
+use std::time::Instant;
+
+const UPDATES: usize = 100_000_000;
+const BATCH: usize = 128;
+const BUCKET: usize = 1024;
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let mib: usize = args.next().map_or(3072, |s| s.parse().expect("MiB"));
+    let region_bits: u32 = args.next().map_or(20, |s| s.parse().expect("region bits"));
+    let len = mib << 20;
+    let map = granary_tables::huge_anon(len).expect("memory");
+    // SAFETY: the mapping holds `len` bytes and lives to the end of `main`; `AtomicU8` has the
+    // size, alignment and bit validity of a byte, and the bytes are only used through it.
+    let cells: &[AtomicU8] = unsafe { std::slice::from_raw_parts(map.as_ptr().cast(), len) };
+    for (i, c) in cells.iter().enumerate() {
+        c.store(i as u8, Relaxed);
+    }
+    let mut x = 0x9e37_79b9_7f4a_7c15u64;
+    let positions: Vec<usize> = (0..UPDATES)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % len as u64) as usize
+        })
+        .collect();
+    let update = |c: &AtomicU8| {
+        let w = c.load(Relaxed);
+        let _ = c.compare_exchange(w, w.wrapping_sub(1), Relaxed, Relaxed);
+    };
+    let apply = |batch: &[usize]| {
+        for &i in batch {
+            granary_tables::prefetch(&cells[i]);
+        }
+        for &i in batch {
+            update(&cells[i]);
+        }
+    };
+    let started = Instant::now();
+    for chunk in positions.chunks(BATCH) {
+        apply(chunk);
+    }
+    let at_once = started.elapsed().as_secs_f64();
+    let regions = len.div_ceil(1 << region_bits);
+    let mut buckets: Vec<Vec<usize>> = vec![Vec::with_capacity(BUCKET); regions];
+    let started = Instant::now();
+    for &i in &positions {
+        let bucket = &mut buckets[i >> region_bits];
+        bucket.push(i);
+        if bucket.len() == BUCKET {
+            for chunk in bucket.chunks(BATCH) {
+                apply(chunk);
+            }
+            bucket.clear();
+        }
+    }
+    for bucket in &mut buckets {
+        for chunk in bucket.chunks(BATCH) {
+            apply(chunk);
+        }
+        bucket.clear();
+    }
+    let bucketed = started.elapsed().as_secs_f64();
+    let ns = |s: f64| s / UPDATES as f64 * 1e9;
+    println!(
+        "{mib} MiB on huge pages, one thread: {:.1} ns an update at once (prefetched {BATCH} at a time), {:.1} ns bucketed by {} KiB region",
+        ns(at_once),
+        ns(bucketed),
+        (1usize << region_bits) >> 10
+    );
+}
