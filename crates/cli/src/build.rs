@@ -21,7 +21,10 @@ pub fn run(args: &BuildArgs) -> CliResult {
     let peers: &dyn granary::Peers = &granary::Solo;
     // Rank 0 speaks for the job.
     let quiet = args.quiet || peers.rank() != 0;
-    let terminal = Terminal::for_build(quiet);
+    let progress_every = args
+        .progress_every
+        .unwrap_or(std::time::Duration::from_secs(60));
+    let terminal = Terminal::for_build(quiet, progress_every);
     let settings = granary::build::BuildSettings {
         threads: args.threads,
         memory: args.memory,

@@ -1,8 +1,10 @@
 //! The library's events shown on the terminal: a progress bar a layer, a line a finished layer,
 //! the table plan, and the search's passes. Everything goes to stderr.
 
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use granary::Event;
 use indicatif::{ProgressBar, ProgressStyle};
@@ -18,6 +20,46 @@ pub struct Terminal {
     anon: Option<AnonPeak>,
     /// The search's last proven bounds, repeated in its periodic progress lines.
     last_bounds: Mutex<String>,
+    /// Phase lines of builds whose stderr is not a terminal ([`Terminal::for_build`]).
+    phase_lines: Option<PhaseLines>,
+}
+
+/// A line when a phase starts, at most one every `every`, for builds logged to a file, where
+/// no bar shows the phase: `oware-6-awari layer 36: phase 30 at 1234 s`.
+#[derive(Debug)]
+struct PhaseLines {
+    every: Duration,
+    /// The layer being built (the prefix of its lines), when it started, and the last line.
+    layer: Mutex<Option<(String, Instant, Instant)>>,
+}
+
+impl PhaseLines {
+    fn started(&self, prefix: String) {
+        let now = Instant::now();
+        *self.layer() = Some((prefix, now, now));
+    }
+
+    fn phase(&self, t: u32) {
+        if let Some((prefix, started, last)) = self.layer().as_mut()
+            && last.elapsed() >= self.every
+        {
+            eprintln!(
+                "{prefix}: phase {t} at {:.0} s",
+                started.elapsed().as_secs_f64()
+            );
+            *last = Instant::now();
+        }
+    }
+
+    fn done(&self) {
+        *self.layer() = None;
+    }
+
+    fn layer(&self) -> std::sync::MutexGuard<'_, Option<(String, Instant, Instant)>> {
+        self.layer
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// This process's anonymous resident memory (`RssAnon`: the heap and anonymous maps, not the
@@ -93,14 +135,21 @@ impl Terminal {
             bar: Mutex::new(None),
             anon: None,
             last_bounds: Mutex::new(String::new()),
+            phase_lines: None,
         }
     }
 
-    /// For builds: a line for every layer built as well, with its peak anonymous memory.
-    pub fn for_build(quiet: bool) -> Terminal {
+    /// For builds: a line for every layer built as well, with its peak anonymous memory, and
+    /// where stderr is not a terminal, a line when a phase starts, at most one every
+    /// `progress_every`.
+    pub fn for_build(quiet: bool, progress_every: Duration) -> Terminal {
         Terminal {
             layer_lines: true,
             anon: (!quiet).then(AnonPeak::start),
+            phase_lines: (!quiet && !std::io::stderr().is_terminal()).then(|| PhaseLines {
+                every: progress_every,
+                layer: Mutex::new(None),
+            }),
             ..Terminal::new(quiet)
         }
     }
@@ -168,6 +217,9 @@ impl granary::Observer for Terminal {
                 );
                 bar.set_prefix(format!("{kind} layer {seeds:>2}"));
                 *self.bar() = Some(bar);
+                if let Some(lines) = &self.phase_lines {
+                    lines.started(format!("{kind} layer {seeds:>2}"));
+                }
                 if let Some(anon) = &self.anon {
                     anon.reset();
                 }
@@ -191,6 +243,9 @@ impl granary::Observer for Terminal {
                 if let Some(bar) = self.bar().as_ref() {
                     bar.set_message(format!("phase {t}"));
                 }
+                if let Some(lines) = &self.phase_lines {
+                    lines.phase(t);
+                }
             }
             Event::LayerDone {
                 kind,
@@ -205,6 +260,9 @@ impl granary::Observer for Terminal {
             } => {
                 if let Some(bar) = self.bar().take() {
                     bar.finish_and_clear();
+                }
+                if let Some(lines) = &self.phase_lines {
+                    lines.done();
                 }
                 let compressed = compressed.map_or(String::new(), |(before, after)| {
                     format!(

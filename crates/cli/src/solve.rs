@@ -132,13 +132,8 @@ pub fn run(args: &SolveArgs) -> CliResult {
     }
     let tablebase = args.dir.tablebase();
     let mut settings = args.tables.settings(args.threads, args.all_moves);
-    if let Some(s) = args.progress_every {
-        if !(s.is_finite() && s > 0.0) {
-            return Err(CliError(format!(
-                "--progress-every {s}: give a number of seconds above 0"
-            )));
-        }
-        settings.tick_seconds = Some(s);
+    if let Some(every) = args.progress_every {
+        settings.tick_seconds = Some(every.as_secs_f64());
     }
     if args.family.is_some() && args.journal.is_some() {
         return Err(CliError(

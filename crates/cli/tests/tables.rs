@@ -244,6 +244,58 @@ fn build_and_query_errors() {
         .contains("granary build kalah --pits 3")
     );
     assert!(error(&["verify", "--dir", d]).contains("no table files"));
+    for bad in ["0", "-1", "inf", "soon"] {
+        let args = [
+            "build",
+            "oware",
+            "--max-seeds",
+            "3",
+            "--progress-every",
+            bad,
+        ];
+        assert!(error(&args).contains("--progress-every"), "{bad}");
+    }
+}
+
+/// A build logged to a file (stderr not a terminal, so no bar) says when each phase of a layer
+/// built by phases starts, at most one line every `--progress-every` seconds: none where the
+/// layer takes less than the default minute.
+#[test]
+fn a_logged_build_says_which_phase_it_is_in() {
+    let phases = |extra: &[&str]| {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path().to_str().unwrap();
+        let mut args = vec!["build", "oware", "--rules", "awari", "--max-seeds", "10"];
+        args.extend_from_slice(&["--dir", d]);
+        args.extend_from_slice(extra);
+        let out = granary(&args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stderr)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains(": phase "))
+            .map(str::to_owned)
+            .collect::<Vec<_>>()
+    };
+    let every = phases(&["--progress-every", "0.000001"]);
+    // Layer 10 by phases 10 down to 1, its first line at the first phase.
+    let layer_10: Vec<_> = every
+        .iter()
+        .filter(|l| l.starts_with("oware-6-awari layer 10: phase "))
+        .collect();
+    assert_eq!(layer_10.len(), 10, "{every:?}");
+    assert!(layer_10[0].starts_with("oware-6-awari layer 10: phase 10 at "));
+    assert!(layer_10[9].starts_with("oware-6-awari layer 10: phase 1 at "));
+    assert!(every.iter().all(|l| l.ends_with(" s")), "{every:?}");
+    assert_eq!(phases(&[]), Vec::<String>::new());
+    assert_eq!(
+        phases(&["--quiet", "--progress-every", "0.000001"]),
+        Vec::<String>::new()
+    );
 }
 
 #[test]

@@ -210,6 +210,11 @@ pub struct BuildArgs {
     /// the disk needs no room for them (two bytes a position of the largest layer, twice).
     #[arg(long, conflicts_with = "checkpoint_every")]
     pub no_checkpoints: bool,
+    /// Where stderr is not a terminal (a log), a line when a phase of a layer starts, at most
+    /// one every this many seconds: the layer, the phase and the time so far (a terminal shows
+    /// them in the progress bar) [default: 60].
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_interval)]
+    pub progress_every: Option<std::time::Duration>,
     /// No progress bars or per-layer lines.
     #[arg(long)]
     pub quiet: bool,
@@ -242,6 +247,14 @@ fn parse_seconds(s: &str) -> Result<f64, String> {
     match s.parse::<f64>() {
         Ok(v) if v.is_finite() && v >= 0.0 => Ok(v),
         _ => Err(format!("{s:?}: not a number of seconds (0 or more)")),
+    }
+}
+
+/// A time between two progress lines: seconds above 0.
+fn parse_interval(s: &str) -> Result<std::time::Duration, String> {
+    match s.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(std::time::Duration::from_secs_f64(v)),
+        _ => Err(format!("{s:?}: not a number of seconds above 0")),
     }
 }
 
@@ -292,8 +305,8 @@ pub struct SolveArgs {
     pub recheck: Option<usize>,
     /// Kalah: a progress line (nodes, nodes/s, the journal's size) every this many seconds of
     /// search, and the journal flushed to the disk [default: 60].
-    #[arg(long, value_name = "SECONDS")]
-    pub progress_every: Option<f64>,
+    #[arg(long, value_name = "SECONDS", allow_hyphen_values = true, value_parser = parse_interval)]
+    pub progress_every: Option<std::time::Duration>,
     /// The seed of --recheck's random choice [default: from the clock, printed].
     #[arg(long, value_name = "SEED", requires = "recheck")]
     pub recheck_seed: Option<u64>,
