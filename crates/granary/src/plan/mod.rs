@@ -321,8 +321,24 @@ impl Planner<'_> {
             && bytes.saturating_add(hash).saturating_add(HEADROOM) <= self.machine.available_memory
     }
 
-    /// Whether layers `0..=h` fit: what is missing the free disk, all of them the memory.
+    /// Whether layers `0..=h` fit a search over them: what is missing the free disk
+    /// ([`Planner::fits_disk`]), all of them the memory (a search probes them at random).
     fn fits(&self, h: u32, limits: &Limits) -> Result<(), PlanError> {
+        self.fits_disk(h, limits)?;
+        let total = layers_bytes(self.kind, 0, h);
+        if total > limits.memory {
+            return Err(PlanError::Memory {
+                tables: self.kind.name(),
+                seeds: h,
+                needed: total,
+                available: limits.memory,
+            });
+        }
+        Ok(())
+    }
+
+    /// Whether what is missing of layers `0..=h` fits the free disk.
+    fn fits_disk(&self, h: u32, limits: &Limits) -> Result<(), PlanError> {
         let name = self.kind.name();
         let missing = if h >= self.first_missing() {
             layers_bytes(self.kind, self.first_missing(), h)
@@ -337,15 +353,6 @@ impl Planner<'_> {
                 free: limits.disk,
             });
         }
-        let total = layers_bytes(self.kind, 0, h);
-        if total > limits.memory {
-            return Err(PlanError::Memory {
-                tables: name,
-                seeds: h,
-                needed: total,
-                available: limits.memory,
-            });
-        }
         Ok(())
     }
 
@@ -357,7 +364,9 @@ impl Planner<'_> {
             None,
             "oware is solved from tables up to every seed on the board".into(),
         );
-        self.fits(seeds, &Limits::of(machine, 0))?;
+        // The tables alone answer (a probe of the position and of each move's child, and the
+        // line of play): the layers stay mapped, however large, and need only the disk.
+        self.fits_disk(seeds, &Limits::of(machine, 0))?;
         // The builder holds a work byte a position of the largest layer at random, and its
         // values (best exits) where they fit, else in a scratch file read in order: at
         // least a byte a position, two where the memory allows.
@@ -828,6 +837,21 @@ mod tests {
             )
             .is_ok()
         );
+        // Present layers far larger than the memory answer too: the tables alone answer, from
+        // their maps (Oware(6,3): 58.6 GB of layers on 24 GiB).
+        let k6 = TableKind { pits: 6, ..k };
+        let p = plan_solve(
+            k6,
+            36,
+            Some(36),
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
+        assert!(p.table_bytes > RAM, "{}", p.table_bytes);
+        assert_eq!((p.horizon, p.build_positions), (Some(36), 0));
         // Oware(6,4) does not fit the disk.
         let k6 = TableKind { pits: 6, ..k };
         let err = plan_solve(
