@@ -11,7 +11,11 @@
 //! played once), and value an exit by [`granary_rules::exit_value`]: the same counts and best
 //! exits whichever reads the lower layers.
 
+use std::sync::atomic::Ordering::Relaxed;
+
 use granary_rules::{Board, Position, Rules};
+
+use super::block::Block;
 
 pub(super) mod owners;
 pub(super) mod random;
@@ -74,4 +78,16 @@ fn first_moves<R: Rules>(
         legal = true;
     }
     legal.then_some(count)
+}
+
+impl<R: Rules> Block<'_, R> {
+    /// Position `q`'s best exit so far becomes `exit` if that is better (a pass that meets a
+    /// position's exits apart: in tiles, by owners).
+    #[inline]
+    fn take_exit(&self, q: u64, exit: i32) {
+        let value = self.value(q);
+        if exit > i32::from(value.load(Relaxed)) {
+            value.store(exit as i8, Relaxed);
+        }
+    }
 }

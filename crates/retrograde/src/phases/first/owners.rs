@@ -58,12 +58,7 @@ pub(in crate::phases) fn pass<R: Rules>(
         let answers = owners.round(&asks, peers, traffic);
         traffic.seconds += started.elapsed().as_secs_f64();
         if let (Some(block), Some((_, range))) = (&block, next) {
-            owners::settle(&asks, &answers, |i, exit| {
-                let value = block.value(i);
-                if exit > i32::from(value.load(Relaxed)) {
-                    value.store(exit as i8, Relaxed);
-                }
-            });
+            owners::settle(&asks, &answers, |i, exit| block.take_exit(i, exit));
             layer.observer.advanced(range.end - range.start);
         }
     }

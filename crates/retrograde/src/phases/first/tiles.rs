@@ -150,13 +150,4 @@ impl<R: Rules> Block<'_, R> {
             self.take_exit(q, exit_value(gain, again, i32::from(tile.entry(at))));
         }
     }
-
-    /// Position `q`'s best exit so far becomes `exit` if that is better.
-    #[inline]
-    fn take_exit(&self, q: u64, exit: i32) {
-        let value = self.value(q);
-        if exit > i32::from(value.load(Relaxed)) {
-            value.store(exit as i8, Relaxed);
-        }
-    }
 }
