@@ -34,6 +34,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{OnceLock, PoisonError, RwLock};
 
 use memmap2::Mmap;
+use rayon::prelude::*;
 use zerocopy::FromBytes;
 use zerocopy::little_endian::U64;
 
@@ -226,12 +227,18 @@ impl Blocks {
 
     /// Decompresses block `block` into `out`, resized to the block's entries.
     fn decompress(&self, block: u64, out: &mut Vec<u8>) -> Result<(), TableError> {
+        out.resize(self.block_len(block), 0);
+        self.decompress_into(block, out)
+    }
+
+    /// Decompresses block `block` into `out`, which must hold exactly the block's entries.
+    fn decompress_into(&self, block: u64, out: &mut [u8]) -> Result<(), TableError> {
         thread_local! {
             static CONTEXT: std::cell::RefCell<Option<zstd::bulk::Decompressor<'static>>> =
                 const { std::cell::RefCell::new(None) };
         }
         let len = self.block_len(block);
-        out.resize(len, 0);
+        debug_assert_eq!(out.len(), len, "block {block}'s entries");
         let frame = self.frame(block);
         let result = CONTEXT.with_borrow_mut(|context| {
             let context = match context {
@@ -239,7 +246,7 @@ impl Blocks {
                 None => context.insert(zstd::bulk::Decompressor::new().map_err(|e| e.to_string())?),
             };
             context
-                .decompress_to_buffer(frame, &mut out[..])
+                .decompress_to_buffer(frame, out)
                 .map_err(|e| e.to_string())
         });
         match result {
@@ -265,11 +272,17 @@ impl Blocks {
         Ok(())
     }
 
-    /// Every entry, decompressed into `out` (`entries` bytes).
+    /// Every entry, decompressed into `out` (`entries` bytes), the blocks shared among rayon's
+    /// threads (each block straight into its place).
     pub(crate) fn decompress_all(&self, out: &mut [u8]) -> Result<(), TableError> {
-        self.for_each_block(|first, entries| {
-            out[first as usize..first as usize + entries.len()].copy_from_slice(entries);
-        })
+        assert_eq!(
+            out.len() as u64,
+            self.entries,
+            "a buffer of the layer's entries"
+        );
+        out.par_chunks_mut(1 << self.shift)
+            .enumerate()
+            .try_for_each(|(block, chunk)| self.decompress_into(block as u64, chunk))
     }
 
     /// The entries `first..first + out.len()`, decompressed into `out` block by block (the
