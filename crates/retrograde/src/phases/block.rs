@@ -2,11 +2,14 @@
 //! blocks applied, and the propagation of what they resolve to the parents (un-moves).
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, AtomicI8, AtomicU8, AtomicU64, Ordering::Relaxed};
+use std::sync::atomic::{
+    AtomicBool, AtomicI8, AtomicU8, AtomicU64, AtomicUsize, Ordering::Relaxed,
+};
 
 use granary_index::LayerIndex;
 use granary_rules::{Board, Rules};
 use granary_tables::prefetch;
+use rayon::Scope;
 use rayon::prelude::*;
 
 use super::{
@@ -34,7 +37,14 @@ pub(super) struct Block<'a, R> {
     pub(super) pending: AtomicBool,
     /// Positions scanned, resolved and parents generated (threads add their [`Local`]'s).
     counted: [AtomicU64; 3],
+    /// Shares of a thread's stack handed to the pass and not yet taken up ([`Block::share`]).
+    waiting: AtomicUsize,
 }
+
+/// The resolved positions a thread hands to the others at once ([`Block::share`]), from a stack
+/// of twice as many: about a millisecond of propagation, against a few microseconds to hand
+/// them over.
+const SHARE: usize = 1 << 11;
 
 /// What a thread carries through a pass: resolved positions to propagate, parents gathered for
 /// a batch, and messages for other blocks.
@@ -61,6 +71,7 @@ impl<'a, R: Rules> Block<'a, R> {
             outbox: layer.outbox,
             pending: AtomicBool::new(false),
             counted: Default::default(),
+            waiting: AtomicUsize::new(0),
         }
     }
 
@@ -113,85 +124,91 @@ impl<'a, R: Rules> Block<'a, R> {
         // and in the first phase none. Any other best exit is acted on in another phase.
         let n = self.index.seeds() as i8;
         let targets = [t, -t, if t == n { NO_EXIT } else { t }].map(|b| b as u8);
-        pieces.for_each_init(Local::default, |local, (first, end)| {
-            let values = &self.values[(first - self.base) as usize..(end - self.base) as usize];
-            local.counted[0] += end - first;
-            let found = values.chunks(8).enumerate().flat_map(|(c, eight)| {
-                let word = eight.iter().enumerate().fold(0u64, |word, (j, v)| {
-                    word | u64::from(v.load(Relaxed) as u8) << (8 * j)
+        rayon::scope(|scope| {
+            pieces.for_each_init(Local::default, |local, (first, end)| {
+                let values = &self.values[(first - self.base) as usize..(end - self.base) as usize];
+                local.counted[0] += end - first;
+                let found = values.chunks(8).enumerate().flat_map(|(c, eight)| {
+                    let word = eight.iter().enumerate().fold(0u64, |word, (j, v)| {
+                        word | u64::from(v.load(Relaxed) as u8) << (8 * j)
+                    });
+                    let hits = targets.iter().fold(0, |m, &b| m | bytes_equal(word, b));
+                    BitBytes(hits).map(move |j| first + 8 * c as u64 + j)
                 });
-                let hits = targets.iter().fold(0, |m, &b| m | bytes_equal(word, b));
-                BitBytes(hits).map(move |j| first + 8 * c as u64 + j)
-            });
-            for i in found {
-                let w = self.work(i).load(Relaxed);
-                if w & SETTLED != 0 {
-                    continue;
-                }
-                let exit = self.value(i).load(Relaxed);
-                if exit == t {
-                    self.resolve(i, t, || self.index.unrank(i), &mut local.stack);
-                } else if exit <= -t {
-                    // Marked, or lost if no move is left to refute.
-                    let room = local.stack.len() < self.plan.stack;
-                    let lost = resolved(-t, room);
-                    let marked =
-                        self.change(i, |w| if w & COUNT == 0 { lost } else { w | EXIT_LOW });
-                    if marked == Some(lost) {
-                        self.queue(-t, || self.index.unrank(i), room, &mut local.stack);
+                for i in found {
+                    let w = self.work(i).load(Relaxed);
+                    if w & SETTLED != 0 {
+                        continue;
                     }
-                } else {
-                    continue;
+                    let exit = self.value(i).load(Relaxed);
+                    if exit == t {
+                        self.resolve(i, t, || self.index.unrank(i), &mut local.stack);
+                    } else if exit <= -t {
+                        // Marked, or lost if no move is left to refute.
+                        let room = local.stack.len() < self.plan.stack;
+                        let lost = resolved(-t, room);
+                        let marked =
+                            self.change(i, |w| if w & COUNT == 0 { lost } else { w | EXIT_LOW });
+                        if marked == Some(lost) {
+                            self.queue(-t, || self.index.unrank(i), room, &mut local.stack);
+                        }
+                    } else {
+                        continue;
+                    }
+                    self.propagate(local, t, scope);
                 }
-                self.propagate(local, t);
-            }
-            self.done(local);
+                self.done(local);
+            });
         });
     }
 
     /// Applies messages from other blocks (see [`crate::blocks`]) and propagates what they
     /// resolve.
     pub(super) fn apply(&self, messages: &[u32], t: i8) {
-        messages
-            .par_chunks(MESSAGE_CHUNK)
-            .for_each_init(Local::default, |local, chunk| {
-                for &m in chunk {
-                    let q = self.range.start + u64::from(m & !LOST);
-                    prefetch(self.work(q));
-                }
-                for &m in chunk {
-                    let q = self.range.start + u64::from(m & !LOST);
-                    self.inform(
-                        q,
-                        || self.index.unrank(q),
-                        m & LOST != 0,
-                        t,
-                        &mut local.stack,
-                    );
-                    if local.stack.len() >= BATCH {
-                        self.propagate(local, t);
+        rayon::scope(|scope| {
+            messages
+                .par_chunks(MESSAGE_CHUNK)
+                .for_each_init(Local::default, |local, chunk| {
+                    for &m in chunk {
+                        let q = self.range.start + u64::from(m & !LOST);
+                        prefetch(self.work(q));
                     }
-                }
-                self.propagate(local, t);
-                self.done(local);
-            });
+                    for &m in chunk {
+                        let q = self.range.start + u64::from(m & !LOST);
+                        self.inform(
+                            q,
+                            || self.index.unrank(q),
+                            m & LOST != 0,
+                            t,
+                            &mut local.stack,
+                        );
+                        if local.stack.len() >= BATCH {
+                            self.propagate(local, t, scope);
+                        }
+                    }
+                    self.propagate(local, t, scope);
+                    self.done(local);
+                });
+        });
     }
 
     /// Propagates the positions left pending (resolved when a stack was full), until none is.
     pub(super) fn finish_pending(&self, t: i8) {
         while self.pending.swap(false, Relaxed) {
-            pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
-                for i in first..end {
-                    let w = self.work(i).load(Relaxed);
-                    if w & SETTLED == PENDING {
-                        // A pending byte is changed by no other thread.
-                        let value = if w & PENDING_LOSS != 0 { -t } else { t };
-                        self.work(i).store(resolved(value, true), Relaxed);
-                        local.stack.push((self.index.unrank(i), value));
-                        self.propagate(local, t);
+            rayon::scope(|scope| {
+                pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
+                    for i in first..end {
+                        let w = self.work(i).load(Relaxed);
+                        if w & SETTLED == PENDING {
+                            // A pending byte is changed by no other thread.
+                            let value = if w & PENDING_LOSS != 0 { -t } else { t };
+                            self.work(i).store(resolved(value, true), Relaxed);
+                            local.stack.push((self.index.unrank(i), value));
+                            self.propagate(local, t, scope);
+                        }
                     }
-                }
-                self.done(local);
+                    self.done(local);
+                });
             });
         }
     }
@@ -304,14 +321,22 @@ impl<'a, R: Rules> Block<'a, R> {
     ///
     /// Parents are random accesses into the block: they are gathered for a batch of children and
     /// prefetched before any is updated, so the cache misses overlap.
-    fn propagate(&self, local: &mut Local, t: i8) {
+    ///
+    /// A stack that grows long (a cascade of resolutions) hands a share of its positions to the
+    /// pass ([`Block::share`]) whenever no earlier share waits, so that a thread left without
+    /// work takes it up instead of waiting for this one to finish the cascade alone.
+    fn propagate<'s>(&'s self, local: &mut Local, t: i8, scope: &Scope<'s>) {
         let Local {
             stack,
             batch,
             messages,
             counted,
         } = local;
+        let share = SHARE.min(self.plan.stack / 2).max(1);
         while !stack.is_empty() {
+            if stack.len() >= 2 * share && self.waiting.load(Relaxed) == 0 {
+                self.share(stack.split_off(stack.len() - share), t, scope);
+            }
             batch.clear();
             for _ in 0..BATCH {
                 let Some((child, value)) = stack.pop() else {
@@ -338,6 +363,22 @@ impl<'a, R: Rules> Block<'a, R> {
                 self.outbox.deliver(messages);
             }
         }
+    }
+
+    /// Hands `stack`, positions resolved in phase `t` and not yet propagated, to whichever
+    /// thread of the pass's `scope` is free first: the same work as on the stack it came from,
+    /// so the values do not depend on who does it.
+    fn share<'s>(&'s self, stack: Vec<(Board, i8)>, t: i8, scope: &Scope<'s>) {
+        self.waiting.fetch_add(1, Relaxed);
+        scope.spawn(move |scope| {
+            self.waiting.fetch_sub(1, Relaxed);
+            let mut local = Local {
+                stack,
+                ..Local::default()
+            };
+            self.propagate(&mut local, t, scope);
+            self.done(&mut local);
+        });
     }
 }
 
