@@ -272,9 +272,23 @@ impl Blocks {
         Ok(())
     }
 
-    /// Every entry, decompressed into `out` (`entries` bytes), the blocks shared among rayon's
-    /// threads (each block straight into its place).
+    /// Every entry, decompressed into `out` (`entries` bytes) on this thread, each block
+    /// straight into its place: for a small layer read whole, wherever the caller stands.
     pub(crate) fn decompress_all(&self, out: &mut [u8]) -> Result<(), TableError> {
+        assert_eq!(
+            out.len() as u64,
+            self.entries,
+            "a buffer of the layer's entries"
+        );
+        out.chunks_mut(1 << self.shift)
+            .enumerate()
+            .try_for_each(|(block, chunk)| self.decompress_into(block as u64, chunk))
+    }
+
+    /// [`Blocks::decompress_all`] with the blocks shared among rayon's threads: for a copy of a
+    /// large layer (a caller holding a lock that a rayon task may take must not call it: the
+    /// thread waiting here runs other tasks).
+    pub(crate) fn decompress_all_parallel(&self, out: &mut [u8]) -> Result<(), TableError> {
         assert_eq!(
             out.len() as u64,
             self.entries,

@@ -244,8 +244,8 @@ impl Layer {
     /// layer's size in memory and a read of every byte (most of it the kernel clearing the new
     /// pages).
     ///
-    /// A compressed layer is decompressed whole into the copy, which then reads like a version 1
-    /// layer.
+    /// A compressed layer is decompressed whole into the copy, its blocks shared among rayon's
+    /// threads, and then reads like a version 1 layer.
     ///
     /// # Errors
     /// If the memory cannot be mapped, or a compressed layer's block is damaged.
@@ -257,7 +257,7 @@ impl Layer {
                 let mut copy = huge_anon(HEADER_LEN + self.index.size() as usize)?;
                 copy[..HEADER_LEN].copy_from_slice(zerocopy::IntoBytes::as_bytes(&self.header));
                 blocks
-                    .decompress_all(&mut copy[HEADER_LEN..])
+                    .decompress_all_parallel(&mut copy[HEADER_LEN..])
                     .map_err(std::io::Error::other)?;
                 return Ok(Layer {
                     path: self.path.clone(),
