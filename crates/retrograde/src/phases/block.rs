@@ -41,9 +41,9 @@ pub(super) struct Block<'a, R> {
     waiting: AtomicUsize,
 }
 
-/// The resolved positions a thread hands to the others at once ([`Block::share`]), from a stack
-/// of twice as many: about a millisecond of propagation, against a few microseconds to hand
-/// them over.
+/// The most resolved positions a thread hands to the others at once ([`Block::share`]), from a
+/// stack of twice as many: about a millisecond of propagation, against a few microseconds to
+/// hand them over. Under a small budget a share is an eighth of a thread's stack bound.
 const SHARE: usize = 1 << 11;
 
 /// What a thread carries through a pass: resolved positions to propagate, parents gathered for
@@ -332,7 +332,7 @@ impl<'a, R: Rules> Block<'a, R> {
             messages,
             counted,
         } = local;
-        let share = SHARE.min(self.plan.stack / 2).max(1);
+        let share = SHARE.min(self.plan.stack / 8).max(1);
         while !stack.is_empty() {
             if stack.len() >= 2 * share && self.waiting.load(Relaxed) == 0 {
                 self.share(stack.split_off(stack.len() - share), t, scope);
