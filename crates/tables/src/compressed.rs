@@ -272,31 +272,23 @@ impl Blocks {
         Ok(())
     }
 
-    /// Every entry, decompressed into `out` (`entries` bytes) on this thread, each block
-    /// straight into its place: for a small layer read whole, wherever the caller stands.
-    pub(crate) fn decompress_all(&self, out: &mut [u8]) -> Result<(), TableError> {
-        assert_eq!(
-            out.len() as u64,
-            self.entries,
-            "a buffer of the layer's entries"
-        );
-        out.chunks_mut(1 << self.shift)
-            .enumerate()
-            .try_for_each(|(block, chunk)| self.decompress_into(block as u64, chunk))
-    }
-
-    /// [`Blocks::decompress_all`] with the blocks shared among rayon's threads: for a copy of a
-    /// large layer (a caller holding a lock that a rayon task may take must not call it: the
+    /// Every entry, decompressed into `out` (`entries` bytes), each block straight into its
+    /// place: on this thread, or with `parallel` shared among rayon's threads (for a copy of a
+    /// large layer; a caller holding a lock that a rayon task may take must not ask for it: the
     /// thread waiting here runs other tasks).
-    pub(crate) fn decompress_all_parallel(&self, out: &mut [u8]) -> Result<(), TableError> {
+    pub(crate) fn decompress_all(&self, out: &mut [u8], parallel: bool) -> Result<(), TableError> {
         assert_eq!(
             out.len() as u64,
             self.entries,
             "a buffer of the layer's entries"
         );
-        out.par_chunks_mut(1 << self.shift)
-            .enumerate()
-            .try_for_each(|(block, chunk)| self.decompress_into(block as u64, chunk))
+        let size = 1 << self.shift;
+        let block = |(b, chunk): (usize, &mut [u8])| self.decompress_into(b as u64, chunk);
+        if parallel {
+            out.par_chunks_mut(size).enumerate().try_for_each(block)
+        } else {
+            out.chunks_mut(size).enumerate().try_for_each(block)
+        }
     }
 
     /// The entries `first..first + out.len()`, decompressed into `out` block by block (the
@@ -329,7 +321,7 @@ impl Blocks {
             return Ok(whole);
         }
         let mut data = vec![0u8; self.entries as usize].into_boxed_slice();
-        self.decompress_all(&mut data)?;
+        self.decompress_all(&mut data, false)?;
         Ok(self.whole.get_or_init(|| data))
     }
 

@@ -257,7 +257,7 @@ impl Layer {
                 let mut copy = huge_anon(HEADER_LEN + self.index.size() as usize)?;
                 copy[..HEADER_LEN].copy_from_slice(zerocopy::IntoBytes::as_bytes(&self.header));
                 blocks
-                    .decompress_all_parallel(&mut copy[HEADER_LEN..])
+                    .decompress_all(&mut copy[HEADER_LEN..], true)
                     .map_err(std::io::Error::other)?;
                 return Ok(Layer {
                     path: self.path.clone(),
