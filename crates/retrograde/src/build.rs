@@ -336,6 +336,10 @@ pub fn build_layer(
         },
         owners,
     };
+    // What the lower layers keep in memory through the phases (copies read at random, a rank's
+    // slices): the lists of exits by phase have the rest of the tiles' share of the budget.
+    let resident = copies.iter().flatten().map(Layer::len).sum::<u64>()
+        + lower.owners.as_ref().map_or(0, Owners::bytes);
     let started = Instant::now();
     let shared = if peers.rank() == 0 {
         if resumed.is_none() {
@@ -376,6 +380,7 @@ pub fn build_layer(
             observer: &share,
             peers,
             checkpoints: Some((&mut checkpoints, resumed)),
+            exit_memory: memory.map(|m| (m / TILE_SHARE).saturating_sub(resident)),
         })?,
     };
     shared.write_part(span.start, values.bytes())?;

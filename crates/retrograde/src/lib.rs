@@ -21,11 +21,12 @@
 //!    - `-t` if every move leads to a position resolved positive (its `count` has dropped to 0)
 //!      and its best exit is at most `-t`.
 //!
-//!    A scan of the layer finds the positions resolved by their exits; each resolved position
-//!    then informs its parents through **un-moves** (the moves undone, see [`unmove`]): a parent of
-//!    a `-t` becomes `+t`, a parent of a `+t` has its counter decremented, and becomes `-t` when
-//!    the counter reaches 0 and its exits allow. Every position propagates at most once, so the
-//!    work is proportional to the layer's moves, not to the number of values times sweeps.
+//!    A scan of the positions whose best exit is `t` or `-t` (listed by phase after the first
+//!    pass) finds those their exits resolve; each resolved position then informs its parents
+//!    through **un-moves** (the moves undone, see [`unmove`]): a parent of a `-t` becomes `+t`,
+//!    a parent of a `+t` has its counter decremented, and becomes `-t` when the counter reaches
+//!    0 and its exits allow. Every position propagates at most once, so the work is
+//!    proportional to the layer's moves, not to the number of values times sweeps.
 //! 3. What is still unresolved can force neither side above 0: it is worth 0 (endless play).
 //!
 //! Kalah layers have no cycles (a move that stays in a layer sows into the mover's own following

@@ -80,6 +80,11 @@ impl Owners {
         sizes.iter().map(|&s| s.div_ceil(ranks as u64)).sum()
     }
 
+    /// The bytes of this rank's slices.
+    pub(crate) fn bytes(&self) -> u64 {
+        self.slices.iter().map(|s| s.len() as u64).sum()
+    }
+
     /// Reads this rank's slices of `layers` (a compressed layer decompressed block by block).
     ///
     /// # Errors

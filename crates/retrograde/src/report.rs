@@ -67,7 +67,8 @@ pub struct LayerReport {
 pub struct PhaseCounts {
     /// Phases run (magnitudes `n` down to 1; fewer when resumed from a checkpoint).
     pub phases: u64,
-    /// Positions the phases' scans visited (a scan skips the pieces with no exit of its phase).
+    /// Positions the phases' scans visited: those listed under the phase of their best exit
+    /// (each once; a position with no exit, or an exit of 0, in none).
     pub scanned: u64,
     /// Positions resolved and propagated (the others are worth 0).
     pub resolved: u64,

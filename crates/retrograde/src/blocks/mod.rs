@@ -8,8 +8,9 @@
 //!                              One block: anonymous memory (huge pages); several blocks: all
 //!                              in a scratch file, mapped, one block in use at a time
 //!                              (file-backed pages, as the values)
-//!   values (1 byte)            best exits, written by the first pass and read in order by the
-//!                              phases' scans; the layer's values written over them from the
+//!   values (1 byte)            best exits, written by the first pass and read in order into
+//!                              the lists of exits by phase that the phases' scans read
+//!                              (`crate::phases`); the layer's values written over them from the
 //!                              work bytes after the last phase, and the layer's file from
 //!                              them, once, in order. Anonymous memory (huge pages) when they
 //!                              fit a quarter of the budget ([`VALUES_SHARE`]), else a mapped
@@ -33,11 +34,14 @@
 //! # Memory
 //! A budget of `M` bytes gives blocks of `3 M / 4` work bytes ([`WORK_SHARE`]; anonymous for
 //! one block, the pages of the mapped scratch file for several), leaving a quarter to the first
-//! pass's tiles of the lower layers (`crate::sweep`), `M / 8` bytes of buffered messages
-//! (up to twice that with the slack of growing buffers) and `M / 16` bytes of resolved positions
-//! waiting on the threads' stacks; the rest, and the buffers of fixed size (a thread's
-//! [`LOCAL_MESSAGES`] messages and un-move batches, 256 KiB to read or write a scratch file),
-//! is a constant of about a megabyte.
+//! pass's tiles of the lower layers (`crate::sweep`), then, less what the lower layers keep in
+//! memory, to the phases' lists of exits (`crate::phases`: two bytes a listed position, else in
+//! scratch files), `M / 8` bytes of buffered messages (up to twice that with the slack of
+//! growing buffers) and `M / 16` bytes of resolved positions waiting on the threads' stacks; the
+//! rest, and the buffers of fixed size (a thread's [`LOCAL_MESSAGES`] messages and un-move
+//! batches, 256 KiB to read or write a scratch file), is a constant of about a megabyte, and the
+//! lists' counts (two bytes a piece of [`crate::PIECE`] positions a phase: 30 MB at awari
+//! layer 36).
 //!
 //! # Modules
 //! - `plan`: the cut of a layer into blocks for a budget ([`BlockPlan`]), and the messages a

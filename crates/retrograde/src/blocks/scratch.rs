@@ -8,6 +8,8 @@
 //!                 its first block's first position (`WorkBytes`)
 //!   messages-<b>  the messages spilled for block b: u32s, little-endian, in the order spilled
 //!                 (`Outbox`)
+//!   exits/exits-<t>  the positions whose best exit concerns phase t, when the lists of
+//!                 exits by phase do not fit their memory (`crate::phases`)
 //!   values        the values of this process's share when they do not fit the budget, one
 //!                 i8 a position, from the share's first position (`LayerValues`)
 //! ```
@@ -44,6 +46,19 @@ impl Scratch {
             .truncate(true)
             .open(&path)?;
         Ok((file, path))
+    }
+}
+
+impl Scratch {
+    /// The scratch file `name`, emptied, its errors naming the scratch directory.
+    pub(crate) fn named_file(&mut self, name: &str) -> Result<(File, PathBuf), ScratchError> {
+        let dir = self.dir.clone();
+        self.file(name).map_err(at(&dir))
+    }
+
+    /// Scratch files in the subdirectory `name`, made when first needed, removed when dropped.
+    pub(crate) fn sub(&self, name: &str) -> Scratch {
+        Scratch::new(self.dir.join(name))
     }
 }
 

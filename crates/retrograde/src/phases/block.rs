@@ -12,9 +12,10 @@ use granary_tables::prefetch;
 use rayon::Scope;
 use rayon::prelude::*;
 
+use super::exits::{LOSS_EXIT, OFFSET, PhaseList};
 use super::{
     BATCH, COUNT, EXIT_LOW, LOSS, MAGNITUDE, MESSAGE_CHUNK, NO_EXIT, PENDING, PENDING_LOSS,
-    RESOLVED, SETTLED, Solving, phase_bit, pieces,
+    RESOLVED, SETTLED, Solving, pieces,
 };
 use crate::PIECE;
 use crate::blocks::{BlockPlan, LOCAL_MESSAGES, LOST, Outbox, WorkBytes};
@@ -102,48 +103,36 @@ impl<'a, R: Rules> Block<'a, R> {
         &self.values[(rank - self.base) as usize]
     }
 
-    /// Phase `t`'s scan: the positions its exits resolve (best exit `t`, or at most `-t` with
-    /// every move within the layer known to lead to a positive position: `-t`), and their
-    /// propagation; marks `EXIT_LOW` where the best exit is at most `-t`.
+    /// Phase `t`'s scan: the positions its exits resolve (best exit `t`, or `-t` with every
+    /// move within the layer known to lead to a positive position: `-t`), and their
+    /// propagation; marks `EXIT_LOW` where the best exit is `-t`.
     ///
     /// A position's exit concerns one phase only: `t` resolves it at `e = t`; `e = -t` marks it
     /// (and resolves it if no move is left to refute: a later refutation of its last move
-    /// resolves it through the mark); a position with no exit is marked in the first phase.
-    /// So the scan visits the pieces with such exits ([`super::scan_phases`]) and, in them, the
-    /// positions whose value byte is `t`, `-t` or (first phase) none, eight bytes compared at
-    /// once.
+    /// resolves it through the mark); a position with no exit is marked before the first phase
+    /// ([`Block::mark_no_exits`]). So the scan visits the positions of the phase's `list` in
+    /// this block ([`super::exits`]).
     ///
     /// The mark and the last refutation of a position's moves may come from two threads: each is
     /// an atomic read-modify-write of the work byte, and whichever comes second sees the other
     /// and resolves the position.
-    pub(super) fn scan(&self, t: i8, phases: &[u64]) {
-        let bit = phase_bit(t);
-        let pieces = pieces(self.range.clone())
-            .filter(|&(first, _)| phases[((first - self.base) / PIECE) as usize] & bit != 0);
-        // The value bytes a scan acts on (an unresolved position's is its best exit): `t`, `-t`,
-        // and in the first phase none. Any other best exit is acted on in another phase.
-        let n = self.index.seeds() as i8;
-        let targets = [t, -t, if t == n { NO_EXIT } else { t }].map(|b| b as u8);
+    pub(super) fn scan(&self, t: i8, list: &PhaseList<'_>) {
+        let pieces = pieces(self.range.clone()).filter_map(|(first, _)| {
+            let entries = list.piece(((first - self.base) / PIECE) as usize);
+            (!entries.is_empty()).then_some((first, entries))
+        });
         rayon::scope(|scope| {
-            pieces.for_each_init(Local::default, |local, (first, end)| {
-                let values = &self.values[(first - self.base) as usize..(end - self.base) as usize];
-                local.counted[0] += end - first;
-                let found = values.chunks(8).enumerate().flat_map(|(c, eight)| {
-                    let word = eight.iter().enumerate().fold(0u64, |word, (j, v)| {
-                        word | u64::from(v.load(Relaxed) as u8) << (8 * j)
-                    });
-                    let hits = targets.iter().fold(0, |m, &b| m | bytes_equal(word, b));
-                    BitBytes(hits).map(move |j| first + 8 * c as u64 + j)
-                });
-                for i in found {
-                    let w = self.work(i).load(Relaxed);
-                    if w & SETTLED != 0 {
+            pieces.for_each_init(Local::default, |local, (first, entries)| {
+                local.counted[0] += entries.len() as u64 / 2;
+                for entry in entries.chunks_exact(2) {
+                    let entry = u16::from_le_bytes([entry[0], entry[1]]);
+                    let i = first + u64::from(entry & OFFSET);
+                    if self.work(i).load(Relaxed) & SETTLED != 0 {
                         continue;
                     }
-                    let exit = self.value(i).load(Relaxed);
-                    if exit == t {
+                    if entry & LOSS_EXIT == 0 {
                         self.resolve(i, t, || self.index.unrank(i), &mut local.stack);
-                    } else if exit <= -t {
+                    } else {
                         // Marked, or lost if no move is left to refute.
                         let room = local.stack.len() < self.plan.stack;
                         let lost = resolved(-t, room);
@@ -152,13 +141,29 @@ impl<'a, R: Rules> Block<'a, R> {
                         if marked == Some(lost) {
                             self.queue(-t, || self.index.unrank(i), room, &mut local.stack);
                         }
-                    } else {
-                        continue;
                     }
                     self.propagate(local, t, scope);
                 }
                 self.done(local);
             });
+        });
+    }
+
+    /// Gives every unresolved position of the block with no exit `EXIT_LOW`, before the first
+    /// phase of a layer or of a resumed build ([`super::exits`]). Run with no pass running.
+    pub(super) fn mark_no_exits(&self) {
+        pieces(self.range.clone()).for_each(|(first, end)| {
+            for i in first..end {
+                if self.value(i).load(Relaxed) != NO_EXIT {
+                    continue;
+                }
+                let work = self.work(i);
+                let w = work.load(Relaxed);
+                if w & SETTLED == 0 {
+                    debug_assert!(w & COUNT != 0, "a position with no exit has a move within");
+                    work.store(w | EXIT_LOW, Relaxed);
+                }
+            }
         });
     }
 
@@ -392,49 +397,5 @@ fn resolved(value: i8, room: bool) -> u8 {
         RESOLVED | if loss { LOSS } else { 0 } | (value.unsigned_abs() - 1)
     } else {
         PENDING | if loss { PENDING_LOSS } else { 0 }
-    }
-}
-
-/// The bytes of `word` equal to `b`: the high bit of each (exact: no carry crosses bytes).
-#[inline]
-fn bytes_equal(word: u64, b: u8) -> u64 {
-    const LOW: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    let x = word ^ (u64::from(b) * 0x0101_0101_0101_0101);
-    !(((x & LOW) + LOW) | x | LOW)
-}
-
-/// The byte numbers of the high bits set in a word, lowest first.
-struct BitBytes(u64);
-
-impl Iterator for BitBytes {
-    type Item = u64;
-
-    #[inline]
-    fn next(&mut self) -> Option<u64> {
-        (self.0 != 0).then(|| {
-            let j = u64::from(self.0.trailing_zeros() / 8);
-            self.0 &= self.0 - 1;
-            j
-        })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn bytes_equal_finds_exactly_the_equal_bytes() {
-        for b in [0u8, 1, 7, 0x7f, 0x80, 0xdc, 0xff] {
-            for word in [0u64, u64::MAX, 0x0001_ff80_7f07_dc24, 0x8080_0101_0000_ffff] {
-                let expected = (0..8)
-                    .filter(|&j| (word >> (8 * j)) as u8 == b)
-                    .fold(0, |m, j| m | 0x80 << (8 * j));
-                assert_eq!(bytes_equal(word, b), expected, "{word:#x} {b:#x}");
-                let bytes: Vec<u64> = BitBytes(expected).collect();
-                assert_eq!(bytes.len() as u32, expected.count_ones());
-                assert!(bytes.iter().all(|&j| (word >> (8 * j)) as u8 == b));
-            }
-        }
     }
 }

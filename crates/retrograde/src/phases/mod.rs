@@ -4,13 +4,14 @@
 //!
 //! # Modules
 //! - this one: the phase loop ([`SolveLayer`]), the layer as its blocks share it (`Solving`),
-//!   the exchange of messages between ranks, and which pieces a phase's scan visits.
+//!   the exchange of messages between ranks.
 //! - `block`: one block's work: the scan, messages applied, propagation to parents.
+//! - `exits`: the positions each phase's scan visits, listed by the phase of their best exit.
 //! - `first`: the first pass (each position's moves within the layer and its best exit), one
 //!   strategy a module (`random`, `tiles`, `owners`) over one kernel for a position's moves.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
+use std::sync::atomic::AtomicI8;
 use std::time::Instant;
 
 use granary_index::LayerIndex;
@@ -29,12 +30,14 @@ use crate::resume::Checkpoints;
 use crate::sweep::{SweepReport, Tiles};
 
 mod block;
+mod exits;
 mod first;
 
 use block::Block;
+use exits::Exits;
 
 // The per-position work byte, which holds a resolved position's value too (one byte a position
-// at random; the value bytes hold the best exits, read in order by the scans):
+// at random; the value bytes hold the best exits, listed by phase for the scans: `exits`):
 //
 //   bit   7         6         5          4       3..0
 //         0         0         EXIT_LOW   PLAYED  COUNT       unresolved
@@ -43,7 +46,8 @@ use block::Block;
 //         1         LOSS      MAGNITUDE - 1 (6 bits)         resolved: worth `m`, or `-m` (LOSS)
 //
 // COUNT: in-layer moves not yet known to lead to a positive position; EXIT_LOW: the best exit is
-// at most `-t` (set by phase `t`'s scan, and true in every later phase), so that a parent whose
+// at most `-t` (set by phase `t`'s scan, or before the first phase where there is no exit, and
+// true in every later phase), so that a parent whose
 // last move is refuted needs no read of its value byte. PLAYED: only during a first pass in
 // tiles: some legal move was played (the others are finished games). PENDING: resolved when a
 // thread's stack was full; the phase propagates it before it ends (`Block::finish_pending`).
@@ -133,6 +137,10 @@ pub(crate) struct SolveLayer<'a> {
     /// then skipped, the work bytes restored from it; [`crate::resume`]). Under several ranks,
     /// every rank has them or none.
     pub checkpoints: Option<(&'a mut Checkpoints, Option<u32>)>,
+    /// The memory the lists of exits by phase may take ([`exits`]; `None`: no limit): the
+    /// share of the budget the first pass's tiles take, free once it is over, less what the
+    /// lower layers keep in memory.
+    pub exit_memory: Option<u64>,
 }
 
 impl RulesVisitor for SolveLayer<'_> {
@@ -155,6 +163,7 @@ impl SolveLayer<'_> {
             observer,
             peers,
             mut checkpoints,
+            exit_memory,
         } = self;
         let mut traffic = Traffic::default();
         let owned = plan.owned(peers.rank());
@@ -163,6 +172,7 @@ impl SolveLayer<'_> {
             WorkError::Memory(e) => PhaseError::Memory(e),
             WorkError::Scratch(e) => PhaseError::Scratch(e),
         })?;
+        let mut exit_files = scratch.sub("exits");
         let outbox = Outbox::new(plan, scratch);
         let layer = Solving {
             rules,
@@ -218,11 +228,18 @@ impl SolveLayer<'_> {
             }
             save(&work, n)?;
         }
-        let phases = scan_phases(values, n);
+        // The phases' scans read the exits listed by phase; no exit at all is marked at once.
+        for b in owned.clone() {
+            work.load(plan, b)?;
+            layer.block(&work, b).mark_no_exits();
+            work.save(plan, b)?;
+        }
+        let mut exits = Exits::new(values, first_phase, exit_memory, &mut exit_files)?;
         let mut counts = PhaseCounts::default();
         for t in (1..=first_phase).rev() {
             observer.phase(t as u32);
             counts.phases += 1;
+            let list = exits.phase(t)?;
             // A pass over every block for the positions resolved by their exits, then over the
             // blocks with messages until no block (of any rank) has any.
             let mut first = true;
@@ -234,7 +251,7 @@ impl SolveLayer<'_> {
                     work.load(plan, b)?;
                     let block = layer.block(&work, b);
                     if first {
-                        block.scan(t, &phases);
+                        block.scan(t, &list);
                     }
                     outbox.drain(b, |messages| block.apply(messages, t))?;
                     block.finish_pending(t);
@@ -251,6 +268,8 @@ impl SolveLayer<'_> {
                     break;
                 }
             }
+            drop(list);
+            exits.release(t);
             save(&work, t - 1)?;
         }
         // The values, from the work bytes (unresolved: endless play, worth 0).
@@ -264,31 +283,6 @@ impl SolveLayer<'_> {
             counts,
         })
     }
-}
-
-/// The bit of phase `t` in a piece's phases ([`scan_phases`]); phases past 63 share bit 63.
-#[inline]
-fn phase_bit(t: i8) -> u64 {
-    1 << i32::from(t).unsigned_abs().min(63)
-}
-
-/// The phases whose scan has something to do in each work piece of `values` (this process's
-/// values, best exits until resolved; pieces of [`PIECE`] positions from its first): the
-/// phase `|e|` of each position whose best exit `e` is not 0, phase `n` for one with no exit.
-/// A scan acts on a position only in that phase (it resolves `+t` at `e = t`, and marks
-/// `EXIT_LOW`, resolving `-t` if no move is left to refute, at `e = -t`), so a phase's scan
-/// skips the pieces without its bit. Resolved positions may set bits too: a scan skips them.
-fn scan_phases(values: &[AtomicI8], n: i8) -> Vec<u64> {
-    values
-        .par_chunks(PIECE as usize)
-        .map(|piece| {
-            piece.iter().fold(0, |bits, e| match e.load(Relaxed) {
-                0 => bits,
-                NO_EXIT => bits | phase_bit(n),
-                e => bits | phase_bit(e),
-            })
-        })
-        .collect()
 }
 
 /// The layer being solved, as its blocks and its first pass share it.
