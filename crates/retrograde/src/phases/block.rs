@@ -142,8 +142,9 @@ impl<'a, R: Rules> Block<'a, R> {
                             self.queue(-t, || self.index.unrank(i), room, &mut local.stack);
                         }
                     }
-                    self.propagate(local, t, scope);
+                    self.propagate(local, t, scope, BATCH);
                 }
+                self.propagate(local, t, scope, 1);
                 self.done(local);
             });
         });
@@ -187,11 +188,9 @@ impl<'a, R: Rules> Block<'a, R> {
                             t,
                             &mut local.stack,
                         );
-                        if local.stack.len() >= BATCH {
-                            self.propagate(local, t, scope);
-                        }
+                        self.propagate(local, t, scope, BATCH);
                     }
-                    self.propagate(local, t, scope);
+                    self.propagate(local, t, scope, 1);
                     self.done(local);
                 });
         });
@@ -209,9 +208,10 @@ impl<'a, R: Rules> Block<'a, R> {
                             let value = if w & PENDING_LOSS != 0 { -t } else { t };
                             self.work(i).store(resolved(value, true), Relaxed);
                             local.stack.push((self.index.unrank(i), value));
-                            self.propagate(local, t, scope);
+                            self.propagate(local, t, scope, BATCH);
                         }
                     }
+                    self.propagate(local, t, scope, 1);
                     self.done(local);
                 });
             });
@@ -321,16 +321,20 @@ impl<'a, R: Rules> Block<'a, R> {
         }
     }
 
-    /// Informs the parents of every queued position (resolved as `+t` or `-t`) in phase `t`:
-    /// those in this block now, the others by message.
+    /// Informs the parents of the queued positions (resolved as `+t` or `-t`) in phase `t`:
+    /// those in this block now, the others by message; while the stack holds at least `least`
+    /// of them (1: until it is empty).
     ///
     /// Parents are random accesses into the block: they are gathered for a batch of children and
-    /// prefetched before any is updated, so the cache misses overlap.
+    /// prefetched before any is updated, so the cache misses overlap. A cascade mostly leaves
+    /// one position on the stack at a time, so the passes gather the positions they resolve
+    /// until a batch is full (`least` = [`BATCH`]) and propagate what is left at the end of a
+    /// piece or a chunk of messages.
     ///
     /// A stack that grows long (a cascade of resolutions) hands a share of its positions to the
     /// pass ([`Block::share`]) whenever no earlier share waits, so that a thread left without
     /// work takes it up instead of waiting for this one to finish the cascade alone.
-    fn propagate<'s>(&'s self, local: &mut Local, t: i8, scope: &Scope<'s>) {
+    fn propagate<'s>(&'s self, local: &mut Local, t: i8, scope: &Scope<'s>, least: usize) {
         let Local {
             stack,
             batch,
@@ -338,7 +342,7 @@ impl<'a, R: Rules> Block<'a, R> {
             counted,
         } = local;
         let share = SHARE.min(self.plan.stack / 8).max(1);
-        while !stack.is_empty() {
+        while stack.len() >= least.max(1) {
             if stack.len() >= 2 * share && self.waiting.load(Relaxed) == 0 {
                 self.share(stack.split_off(stack.len() - share), t, scope);
             }
@@ -381,7 +385,7 @@ impl<'a, R: Rules> Block<'a, R> {
                 stack,
                 ..Local::default()
             };
-            self.propagate(&mut local, t, scope);
+            self.propagate(&mut local, t, scope, 1);
             self.done(&mut local);
         });
     }
