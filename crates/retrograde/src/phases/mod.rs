@@ -47,10 +47,10 @@ use exits::Exits;
 //
 // COUNT: in-layer moves not yet known to lead to a positive position; EXIT_LOW: the best exit is
 // at most `-t` (set by phase `t`'s scan, or before the first phase where there is no exit, and
-// true in every later phase), so that a parent whose
-// last move is refuted needs no read of its value byte. PLAYED: only during a first pass in
-// tiles: some legal move was played (the others are finished games). PENDING: resolved when a
-// thread's stack was full; the phase propagates it before it ends (`Block::finish_pending`).
+// true in every later phase), so that a parent whose last move is refuted needs no read of its
+// value byte. PLAYED: only during a first pass in tiles: some legal move was played (the others
+// are finished games). PENDING: resolved when a thread's stack was full; the phase propagates
+// it before it ends (`Block::finish_pending`).
 // A magnitude is at most 64 (the most seeds a layer holds), so `m - 1` fits six bits.
 //
 // Every change of an unresolved byte is one compare-and-swap, so a settled byte (resolved or
