@@ -84,9 +84,11 @@ impl<'a, R: Rules> Block<'a, R> {
         counts.parents += parents;
     }
 
-    /// The end of a thread's share of a pass: its messages handed to the outbox, its counts
-    /// added to the block's.
-    fn done(&self, local: &mut Local) {
+    /// The end of a thread's piece, chunk of messages or share of a pass (phase `t`): what is
+    /// left on its stack propagated, its messages handed to the outbox, its counts added to the
+    /// block's.
+    fn done<'s>(&'s self, local: &mut Local, t: i8, scope: &Scope<'s>) {
+        self.propagate(local, t, scope, 1);
         self.outbox.deliver(&mut local.messages);
         for (total, c) in self.counted.iter().zip(&mut local.counted) {
             total.fetch_add(std::mem::take(c), Relaxed);
@@ -144,8 +146,7 @@ impl<'a, R: Rules> Block<'a, R> {
                     }
                     self.propagate(local, t, scope, BATCH);
                 }
-                self.propagate(local, t, scope, 1);
-                self.done(local);
+                self.done(local, t, scope);
             });
         });
     }
@@ -190,8 +191,7 @@ impl<'a, R: Rules> Block<'a, R> {
                         );
                         self.propagate(local, t, scope, BATCH);
                     }
-                    self.propagate(local, t, scope, 1);
-                    self.done(local);
+                    self.done(local, t, scope);
                 });
         });
     }
@@ -211,8 +211,7 @@ impl<'a, R: Rules> Block<'a, R> {
                             self.propagate(local, t, scope, BATCH);
                         }
                     }
-                    self.propagate(local, t, scope, 1);
-                    self.done(local);
+                    self.done(local, t, scope);
                 });
             });
         }
@@ -329,7 +328,7 @@ impl<'a, R: Rules> Block<'a, R> {
     /// prefetched before any is updated, so the cache misses overlap. A cascade mostly leaves
     /// one position on the stack at a time, so the passes gather the positions they resolve
     /// until a batch is full (`least` = [`BATCH`]) and propagate what is left at the end of a
-    /// piece or a chunk of messages.
+    /// piece or a chunk of messages ([`Block::done`]).
     ///
     /// A stack that grows long (a cascade of resolutions) hands a share of its positions to the
     /// pass ([`Block::share`]) whenever no earlier share waits, so that a thread left without
@@ -385,8 +384,7 @@ impl<'a, R: Rules> Block<'a, R> {
                 stack,
                 ..Local::default()
             };
-            self.propagate(&mut local, t, scope, 1);
-            self.done(&mut local);
+            self.done(&mut local, t, scope);
         });
     }
 }
