@@ -229,35 +229,49 @@ impl LayerIndex {
         ways[r] - ways[r.wrapping_sub(b)]
     }
 
-    /// Where the entries of the layouts with opponent row `opponent` begin (full index only).
+    /// Where the entries of the layouts with opponent row `opponent` begin.
     ///
-    /// In the full index the opponent's row is the major key: the layouts sharing it are one
-    /// contiguous block, ordered by the mover's row, so for every layout of the layer
+    /// The opponent's row is the major key: the layouts sharing it are one contiguous block,
+    /// ordered by the mover's row (in the reduced index too, where a row with no empty pit has
+    /// no layouts: the rest keep their order), so for every layout of the layer
     ///
     /// ```text
     ///   rank(board) = block_start(opponent row) + row_rank(mover row)
     /// ```
     ///
     /// `opponent` holds the opponent's pits as byte lanes in sowing order
-    /// ([`Board::opponent_lanes`]), at most `seeds` seeds in all. Builders use the split to
-    /// compute a row's part once for many layouts.
+    /// ([`Board::opponent_lanes`]), at most `seeds` seeds in all (and, reduced, an empty pit).
+    /// Builders use the split to compute a row's part once for many layouts. The terms are
+    /// those of the first `m` pits of [`LayerIndex::rank_on`].
     ///
     /// # Panics
-    /// In debug builds, for the reduced index or a row of more seeds than the layer holds.
+    /// In debug builds, for a row of more seeds than the layer holds, or a row with no empty pit
+    /// in the reduced index.
     #[must_use]
     #[inline]
     pub fn block_start(&self, opponent: u64) -> u64 {
-        debug_assert!(!self.reduced, "block_start is for the full index");
         let m = self.pits;
         let mut r = i64::from(self.seeds);
         let mut start = 0u64;
+        // Reduced: the pits before the first empty one take the correction of `rank_on`.
+        let mut zero_seen = !self.reduced;
         for p in 0..m {
             let b = i64::from((opponent >> (8 * p)) as u8);
-            let after = 2 * m - 1 - p;
-            start += self.a(after + 1, r) - self.a(after + 1, r - b);
+            let k = 2 * m - p;
+            start += self.a(k, r) - self.a(k, r - b);
+            if b == 0 {
+                zero_seen = true;
+            } else if !zero_seen {
+                let j = (m - 1 - p) as i64;
+                start -= self.a(k, r - 1 - j) - self.a(k, r - b - j);
+            }
             r -= b;
         }
         debug_assert!(r >= 0, "opponent row of more than {} seeds", self.seeds);
+        debug_assert!(
+            zero_seen,
+            "an opponent row with no empty pit in the reduced index"
+        );
         start
     }
 
@@ -268,7 +282,15 @@ impl LayerIndex {
     #[must_use]
     #[inline]
     pub fn row_rank(&self, row: u64) -> u64 {
-        let m = self.pits;
+        self.row_rank_on(row, self.pits)
+    }
+
+    /// [`LayerIndex::row_rank`] told the layer's pits a side, `m` (which must be
+    /// [`LayerIndex::pits`]): a caller that knows `m` as a constant gets the loop unrolled.
+    #[must_use]
+    #[inline(always)]
+    pub fn row_rank_on(&self, row: u64, m: usize) -> u64 {
+        debug_assert_eq!(m, self.pits);
         let mut r = i64::from(granary_rules::board::byte_sum(row));
         let mut rank = 0u64;
         for p in 0..m - 1 {

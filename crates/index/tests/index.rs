@@ -134,27 +134,32 @@ fn contains_rejects_other_layers_and_full_opponent_rows() {
 }
 
 #[test]
-fn full_rank_is_block_start_plus_row_rank() {
+fn rank_is_block_start_plus_row_rank() {
     for m in 1..=4usize {
         for n in 0..=7u8 {
-            let index = LayerIndex::new(m, u32::from(n), false).unwrap();
-            for (expected, s) in layouts(2 * m, n).into_iter().enumerate() {
-                // `s` is seen from the opponent: their row first.
-                let board = Board::from_sides(&s[m..], &s[..m]);
-                let (opponent, mover) = (board.opponent_lanes(m), board.mover_lanes(m));
-                let row: u32 = s[m..].iter().map(|&v| u32::from(v)).sum();
-                // The mover's row among the rows of as many seeds, by plain enumeration.
-                let row_rank = layouts(m, row as u8)
-                    .iter()
-                    .position(|r| r[..] == s[m..])
-                    .unwrap() as u64;
-                assert_eq!(index.row_rank(mover), row_rank, "{s:?}");
-                assert_eq!(
-                    index.block_start(opponent) + index.row_rank(mover),
-                    expected as u64,
-                    "{s:?}"
-                );
-                assert_eq!(index.rows(row), layouts(m, row as u8).len() as u64);
+            for reduced in [false, true] {
+                let index = LayerIndex::new(m, u32::from(n), reduced).unwrap();
+                let layer = layouts(2 * m, n)
+                    .into_iter()
+                    .filter(|s| !reduced || s[..m].contains(&0));
+                for (expected, s) in layer.enumerate() {
+                    // `s` is seen from the opponent: their row first.
+                    let board = Board::from_sides(&s[m..], &s[..m]);
+                    let (opponent, mover) = (board.opponent_lanes(m), board.mover_lanes(m));
+                    let row: u32 = s[m..].iter().map(|&v| u32::from(v)).sum();
+                    // The mover's row among the rows of as many seeds, by plain enumeration.
+                    let row_rank = layouts(m, row as u8)
+                        .iter()
+                        .position(|r| r[..] == s[m..])
+                        .unwrap() as u64;
+                    assert_eq!(index.row_rank(mover), row_rank, "{s:?}");
+                    assert_eq!(
+                        index.block_start(opponent) + index.row_rank(mover),
+                        expected as u64,
+                        "{s:?} reduced {reduced}"
+                    );
+                    assert_eq!(index.rows(row), layouts(m, row as u8).len() as u64);
+                }
             }
         }
     }

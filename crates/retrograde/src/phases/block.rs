@@ -352,9 +352,21 @@ impl<'a, R: Rules> Block<'a, R> {
                 };
                 let lost = value == -t;
                 counted[1] += 1;
+                // A parent whose move sowed only its own row has the child's mover row as its
+                // opponent row: its rank is that row's block start, once a child, plus its own
+                // row's rank ([`LayerIndex::block_start`]).
+                let m = self.rules.pits();
+                let opponent = child.mover_lanes(m);
+                let mut start = None;
                 for_each_parent(self.rules, self.index, child, |parent, _| {
                     counted[2] += 1;
-                    let q = self.index.rank_on(parent, self.rules.pits());
+                    let q = if parent.opponent_lanes(m) == opponent {
+                        *start.get_or_insert_with(|| self.index.block_start(opponent))
+                            + self.index.row_rank_on(parent.mover_lanes(m), m)
+                    } else {
+                        self.index.rank_on(parent, m)
+                    };
+                    debug_assert_eq!(q, self.index.rank_on(parent, m), "{parent:?}");
                     if self.range.contains(&q) {
                         prefetch(self.work(q));
                         batch.push((q, parent, lost));
