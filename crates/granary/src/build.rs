@@ -102,6 +102,43 @@ pub fn scratch_bytes(
     work + values + checkpoint
 }
 
+/// Bytes on disk of what builds of the missing layers `0..=max` of `kind` left when they were
+/// stopped: each layer's `<layer>.tbl.tmp` and the files under `<layer>.tbl.work/`, as allocated
+/// (a sparse file counts what it holds). A build removes or reuses all of them, so the disk
+/// check counts them as free.
+#[must_use]
+pub fn left_over_bytes(tablebase: &Tablebase, kind: TableKind, max: u32) -> u64 {
+    let set = tablebase.tables(kind);
+    (0..=max)
+        .map(|n| set.layer_path(n))
+        .filter(|path| !path.is_file())
+        .map(|path| {
+            allocated(&granary_tables::writer::temp_path(&path))
+                .saturating_add(allocated(&granary_retrograde::scratch_dir(&path)))
+        })
+        .fold(0, u64::saturating_add)
+}
+
+/// Bytes allocated on disk to the file or directory tree at `path`; 0 where there is none.
+fn allocated(path: &std::path::Path) -> u64 {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return 0;
+    };
+    if meta.is_dir() {
+        std::fs::read_dir(path)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .map(|entry| allocated(&entry.path()))
+            .fold(0, u64::saturating_add)
+    } else if meta.is_file() {
+        meta.blocks().saturating_mul(512)
+    } else {
+        0
+    }
+}
+
 /// How a build runs: threads, memory, whether it compresses what it builds, how often it saves
 /// a checkpoint.
 #[derive(Clone, Copy, Debug, Default)]
@@ -188,7 +225,11 @@ pub fn build_on(
         memory,
         checkpoints,
     ));
-    let available = machine.free_disk;
+    // What a killed build of these layers left (a mapped output, scratch files, checkpoints) is
+    // reused or replaced, so its space counts as free: a resume on a nearly full disk goes on.
+    let available = machine
+        .free_disk
+        .saturating_add(left_over_bytes(tablebase, kind, max_seeds));
     if needed > available {
         return Err(BuildError::Disk {
             dir: tablebase.root().join(kind.name()),
@@ -264,5 +305,38 @@ mod tests {
             scratch_bytes(&tablebase, kalah, max, memory, false),
             2 * largest
         );
+    }
+
+    /// A stopped build's output and scratch files count as free space for the layers still
+    /// missing (their build removes or reuses them), not for a layer already built.
+    #[test]
+    fn what_a_stopped_build_left_counts_as_free_for_its_missing_layer() {
+        let dir = tempfile::tempdir().unwrap();
+        let tablebase = Tablebase::new(dir.path());
+        let kind = TableKind {
+            game: Game::Oware {
+                rules: granary_rules::OwareRules::Abapa,
+            },
+            pits: 6,
+        };
+        let set = tablebase.tables(kind);
+        let missing = set.layer_path(3);
+        std::fs::create_dir_all(missing.parent().unwrap()).unwrap();
+        assert_eq!(left_over_bytes(&tablebase, kind, 3), 0);
+        std::fs::write(
+            granary_tables::writer::temp_path(&missing),
+            vec![1u8; 64 << 10],
+        )
+        .unwrap();
+        let work = granary_retrograde::scratch_dir(&missing);
+        std::fs::create_dir_all(work.join("r0")).unwrap();
+        std::fs::write(work.join("r0").join("values"), vec![2u8; 32 << 10]).unwrap();
+        std::fs::write(work.join("r0-0.resume"), vec![3u8; 16 << 10]).unwrap();
+        let left = left_over_bytes(&tablebase, kind, 3);
+        assert!(left >= 112 << 10, "{left}");
+        // Below the missing layer, or with the layer built, nothing is left over.
+        assert_eq!(left_over_bytes(&tablebase, kind, 2), 0);
+        std::fs::write(&missing, b"built").unwrap();
+        assert_eq!(left_over_bytes(&tablebase, kind, 3), 0);
     }
 }

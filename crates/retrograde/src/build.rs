@@ -251,8 +251,10 @@ fn lower_layers<'a>(
         .collect()
 }
 
-/// The scratch directory of the layer at `path`: `<path>.work`.
-fn scratch_dir(path: &std::path::Path) -> PathBuf {
+/// The scratch directory of the layer at `path`: `<path>.work` (its blocks' scratch files and
+/// its checkpoints).
+#[must_use]
+pub fn scratch_dir(path: &std::path::Path) -> PathBuf {
     let mut dir = path.as_os_str().to_owned();
     dir.push(".work");
     PathBuf::from(dir)

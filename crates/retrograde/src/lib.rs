@@ -70,7 +70,7 @@ pub mod unmove;
 
 pub use build::{
     BuildError, BuildOptions, NO_CHECKPOINTS, acyclic_fits, build_layer, build_layers,
-    build_layers_on, thread_pool,
+    build_layers_on, scratch_dir, thread_pool,
 };
 pub use peers::{Peers, Solo, Traffic};
 pub use report::{BuildObserver, LayerReport, PhaseCounts};
