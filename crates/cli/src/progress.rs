@@ -18,6 +18,8 @@ pub struct Terminal {
     bar: Mutex<Option<ProgressBar>>,
     /// The peak anonymous memory of the layer being built (builds only).
     anon: Option<AnonPeak>,
+    /// This process's disk traffic when the layer being built started (builds only, Linux).
+    disk: Mutex<Option<DiskTraffic>>,
     /// The search's last proven bounds, repeated in its periodic progress lines.
     last_bounds: Mutex<String>,
     /// Phase lines of builds whose stderr is not a terminal ([`Terminal::for_build`]).
@@ -73,6 +75,45 @@ fn status_kib(field: &str) -> Option<u64> {
     let line = status.lines().find(|l| l.starts_with(field))?;
     let kb: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
     Some(kb * 1024)
+}
+
+/// Bytes this process has had read from and written to the storage (`/proc/self/io`, Linux):
+/// what the kernel counts, page-cache write-back of its mapped files included, so a scratch
+/// file whose pages are written out and read back again at random shows here and not in the
+/// builder's own count of what it writes. Writes cancelled (a dirty page of a file deleted
+/// before it reached the disk) are taken off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiskTraffic {
+    pub read: u64,
+    pub written: u64,
+}
+
+impl DiskTraffic {
+    /// Now, or `None` where the kernel does not say.
+    pub fn now() -> Option<DiskTraffic> {
+        DiskTraffic::parse(&std::fs::read_to_string("/proc/self/io").ok()?)
+    }
+
+    /// From the text of `/proc/<pid>/io`.
+    fn parse(io: &str) -> Option<DiskTraffic> {
+        let field = |name: &str| -> Option<u64> {
+            let line = io.lines().find(|l| l.starts_with(name))?;
+            line[name.len()..].trim().parse().ok()
+        };
+        Some(DiskTraffic {
+            read: field("read_bytes:")?,
+            written: field("write_bytes:")?
+                .saturating_sub(field("cancelled_write_bytes:").unwrap_or(0)),
+        })
+    }
+
+    /// The traffic from `earlier` to `self`.
+    fn since(self, earlier: DiskTraffic) -> DiskTraffic {
+        DiskTraffic {
+            read: self.read.saturating_sub(earlier.read),
+            written: self.written.saturating_sub(earlier.written),
+        }
+    }
 }
 
 /// The peak of [`anon_memory`], sampled every 10 ms by a thread of its own (the kernel keeps no
@@ -134,6 +175,7 @@ impl Terminal {
             layer_lines: false,
             bar: Mutex::new(None),
             anon: None,
+            disk: Mutex::new(None),
             last_bounds: Mutex::new(String::new()),
             phase_lines: None,
         }
@@ -222,6 +264,12 @@ impl granary::Observer for Terminal {
                 }
                 if let Some(anon) = &self.anon {
                     anon.reset();
+                }
+                if self.layer_lines {
+                    *self
+                        .disk
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner) = DiskTraffic::now();
                 }
             }
             Event::Restarted { .. } => {}
@@ -317,10 +365,10 @@ impl granary::Observer for Terminal {
                             }
                         )
                     });
+                    let each = |x: u64| x as f64 / positions.max(1) as f64;
                     let counts = counts.map_or(String::new(), |c| {
-                        let each = |x: u64| x as f64 / positions.max(1) as f64;
                         format!(
-                            "; {} phases, a position: {:.1} scanned, {:.2} resolved, {:.2} parents, {:.2} bytes written",
+                            "; {} phases, a position: {:.1} scanned, {:.2} resolved, {:.2} parents, {:.2} bytes written to the file and checkpoints",
                             c.phases,
                             each(c.scanned),
                             each(c.resolved),
@@ -328,8 +376,24 @@ impl granary::Observer for Terminal {
                             each(c.written)
                         )
                     });
+                    let started = self
+                        .disk
+                        .lock()
+                        .unwrap_or_else(std::sync::PoisonError::into_inner)
+                        .take();
+                    let disk = match (started, DiskTraffic::now()) {
+                        (Some(started), Some(now)) => {
+                            let d = now.since(started);
+                            format!(
+                                "; the disk, a position: {:.2} bytes written, {:.2} read",
+                                each(d.written),
+                                each(d.read)
+                            )
+                        }
+                        _ => String::new(),
+                    };
                     eprintln!(
-                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){resumed}{anon}{traffic}{sweep}{counts}{compressed}"
+                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){resumed}{anon}{traffic}{sweep}{counts}{disk}{compressed}"
                     );
                 }
             }
@@ -395,4 +459,34 @@ impl granary::Observer for Terminal {
 /// Peak resident memory of this process so far, in bytes (Linux), for reports.
 pub fn peak_memory() -> Option<u64> {
     status_kib("VmHWM:")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn disk_traffic_is_read_from_the_kernels_io_counts_less_cancelled_writes() {
+        let io = "rchar: 139973414\nwchar: 10232286372\nsyscr: 788609\nsyscw: 9812\n\
+                  read_bytes: 100562583552\nwrite_bytes: 83948630016\n\
+                  cancelled_write_bytes: 9940992\n";
+        let t = DiskTraffic::parse(io).unwrap();
+        assert_eq!(t.read, 100_562_583_552);
+        assert_eq!(t.written, 83_948_630_016 - 9_940_992);
+        let later = DiskTraffic {
+            read: t.read + 5,
+            written: t.written + 7,
+        };
+        assert_eq!(
+            later.since(t),
+            DiskTraffic {
+                read: 5,
+                written: 7
+            }
+        );
+        assert_eq!(DiskTraffic::parse("rchar: 1\n"), None);
+        if cfg!(target_os = "linux") {
+            assert!(DiskTraffic::now().is_some(), "/proc/self/io is read");
+        }
+    }
 }

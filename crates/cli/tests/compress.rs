@@ -339,6 +339,15 @@ fn a_build_that_compresses_as_it_goes_gives_the_plain_values() {
         "{out}"
     );
     assert!(out.contains("layer 13: "), "{out}");
+    // Each layer's line gives what the builder wrote and, where the kernel counts it (Linux),
+    // the disk traffic of the whole process, page-cache write-back included.
+    assert!(
+        out.contains("bytes written to the file and checkpoints"),
+        "{out}"
+    );
+    if cfg!(target_os = "linux") {
+        assert!(out.contains("; the disk, a position: "), "{out}");
+    }
     same_values(plain.path(), packed.path(), 13, |_| true);
     let again = stderr_of(&[
         "build",
