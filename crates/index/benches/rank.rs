@@ -4,12 +4,15 @@
 //! several runs of calls a second of [`LayerIndex::rank`], [`LayerIndex::row_rank`] and
 //! [`LayerIndex::unrank`] over a fixed pseudo-random sample of the layer's layouts (unranked
 //! once, before timing), and of layouts a second stepped through by [`LayerIndex::iter_from`]
-//! (the builders' scans).
+//! (the builders' scans); and for ranks in increasing order a stride of about 80 apart (a
+//! phase's scan of its list), [`LayerIndex::unrank`] against [`LayerIndex::unrank_near`].
 
 use std::hint::black_box;
 use std::time::Instant;
 
-use granary_index::LayerIndex;
+use std::cell::RefCell;
+
+use granary_index::{Group, LayerIndex};
 use granary_rules::Board;
 
 const RUNS: usize = 7;
@@ -57,12 +60,22 @@ fn measure(name: &str, index: &LayerIndex) {
             .take(4096)
             .fold(0u64, |sum, b| sum.wrapping_add(b.0 as u64))
     }) * 4096.0;
+    let stride = (index.size() / SAMPLE).max(1);
+    let scan: Vec<u64> = (0..index.size()).step_by(stride as usize).collect();
+    let plain = rate(&scan, |r| index.unrank(r).0 as u64);
+    let group = RefCell::new(Group::default());
+    let near = rate(&scan, |r| {
+        index.unrank_near(r, &mut group.borrow_mut()).0 as u64
+    });
     println!(
-        "{name}: rank {:.1} M/s, row_rank {:.1} M/s, unrank {:.1} M/s, iter_from {:.1} M/s",
+        "{name}: rank {:.1} M/s, row_rank {:.1} M/s, unrank {:.1} M/s, iter_from {:.1} M/s; \
+         ranks {stride} apart in order: unrank {:.1} M/s, unrank_near {:.1} M/s",
         rank / 1e6,
         row / 1e6,
         unrank / 1e6,
-        iter / 1e6
+        iter / 1e6,
+        plain / 1e6,
+        near / 1e6
     );
 }
 

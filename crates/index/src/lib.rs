@@ -372,6 +372,56 @@ impl LayerIndex {
         Board::from_sides(&lanes[..m], &lanes[m..2 * m]).flipped(m)
     }
 
+    /// The mover's row of rank `index` among the rows of the layer's pits holding `seeds` seeds
+    /// (byte lanes in sowing order): the inverse of [`LayerIndex::row_rank`], the mover's part of
+    /// [`LayerIndex::unrank`].
+    ///
+    /// # Panics
+    /// If `index >= rows(seeds)` (a debug assertion), or `seeds` exceeds the layer's seeds.
+    #[must_use]
+    pub fn row_unrank(&self, mut index: u64, seeds: u32) -> u64 {
+        debug_assert!(index < self.rows(seeds), "row index {index} out of range");
+        let m = self.pits;
+        let mut r = seeds as usize;
+        let mut row = 0u64;
+        for p in 0..m - 1 {
+            let completions = &self.ways[(m - 1 - p) * STRIDE..];
+            let mut v = 0;
+            while index >= completions[r - v] {
+                index -= completions[r - v];
+                v += 1;
+            }
+            row |= (v as u64) << (8 * p);
+            r -= v;
+        }
+        row | (r as u64) << (8 * (m - 1))
+    }
+
+    /// [`LayerIndex::unrank`] for ranks that mostly come near the last one (a scan's, in rank
+    /// order): a rank in the group of the last (the positions of one opponent's row, see
+    /// [`LayerIndex::block_start`]) costs only its mover's row ([`LayerIndex::row_unrank`]).
+    ///
+    /// # Panics
+    /// As [`LayerIndex::unrank`].
+    #[must_use]
+    pub fn unrank_near(&self, rank: u64, last: &mut Group) -> Board {
+        if last.ranks.contains(&rank) {
+            let mover = self.row_unrank(rank - last.ranks.start, last.seeds);
+            return Board(last.opponent | u128::from(mover));
+        }
+        let board = self.unrank(rank);
+        let m = self.pits;
+        let opponent = board.opponent_lanes(m);
+        let seeds = self.seeds - granary_rules::board::byte_sum(opponent);
+        let start = self.block_start(opponent);
+        *last = Group {
+            ranks: start..start + self.rows(seeds),
+            opponent: u128::from(opponent) << (8 * m),
+            seeds,
+        };
+        board
+    }
+
     /// The layouts of ranks `first, first + 1, ...` in order, stepping from one to the next
     /// without unranking each.
     pub fn iter_from(&self, first: u64) -> impl Iterator<Item = Board> + '_ {
@@ -405,4 +455,13 @@ impl LayerIndex {
             }
         }
     }
+}
+
+/// The group of the last rank [`LayerIndex::unrank_near`] unranked: its ranks, its opponent's
+/// row (in place on the board) and the seeds left to the mover. The default holds no rank.
+#[derive(Clone, Debug, Default)]
+pub struct Group {
+    ranks: std::ops::Range<u64>,
+    opponent: u128,
+    seeds: u32,
 }

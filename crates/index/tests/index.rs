@@ -164,3 +164,41 @@ fn rank_is_block_start_plus_row_rank() {
         }
     }
 }
+
+#[test]
+fn unrank_near_and_row_unrank_invert_the_ranks() {
+    for m in 1..=4usize {
+        for n in 0..=7u32 {
+            for reduced in [false, true] {
+                let index = LayerIndex::new(m, n, reduced).unwrap();
+                for seeds in 0..=n {
+                    for r in 0..index.rows(seeds) {
+                        let row = index.row_unrank(r, seeds);
+                        assert_eq!(granary_rules::board::byte_sum(row), seeds);
+                        assert_eq!(index.row_rank(row), r, "m {m} seeds {seeds}");
+                    }
+                }
+                // In rank order (a scan), every other rank, and back and forth (a new group
+                // each time): the same layouts as `unrank`.
+                let size = index.size();
+                let orders: [Vec<u64>; 3] = [
+                    (0..size).collect(),
+                    (0..size).step_by(2).collect(),
+                    (0..size)
+                        .map(|i| if i % 2 == 0 { i / 2 } else { size - 1 - i / 2 })
+                        .collect(),
+                ];
+                for ranks in orders {
+                    let mut last = granary_index::Group::default();
+                    for rank in ranks {
+                        assert_eq!(
+                            index.unrank_near(rank, &mut last),
+                            index.unrank(rank),
+                            "m {m} n {n} reduced {reduced} rank {rank}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -54,6 +54,9 @@ struct Local {
     stack: Vec<(Board, i8)>,
     batch: Vec<(u64, Board, bool)>,
     messages: Vec<(u32, u32)>,
+    /// The group of the last position the thread unranked ([`LayerIndex::unrank_near`]: a
+    /// scan's positions come in rank order).
+    group: granary_index::Group,
     /// Positions scanned, resolved and parents generated, not yet added to the block's.
     counted: [u64; 3],
 }
@@ -133,7 +136,8 @@ impl<'a, R: Rules> Block<'a, R> {
                         continue;
                     }
                     if entry & LOSS_EXIT == 0 {
-                        self.resolve(i, t, || self.index.unrank(i), &mut local.stack);
+                        let group = &mut local.group;
+                        self.resolve(i, t, || self.index.unrank_near(i, group), &mut local.stack);
                     } else {
                         // Marked, or lost if no move is left to refute.
                         let room = local.stack.len() < self.plan.stack;
@@ -141,7 +145,9 @@ impl<'a, R: Rules> Block<'a, R> {
                         let marked =
                             self.change(i, |w| if w & COUNT == 0 { lost } else { w | EXIT_LOW });
                         if marked == Some(lost) {
-                            self.queue(-t, || self.index.unrank(i), room, &mut local.stack);
+                            let group = &mut local.group;
+                            let board = || self.index.unrank_near(i, group);
+                            self.queue(-t, board, room, &mut local.stack);
                         }
                     }
                     self.propagate(local, t, scope, BATCH);
@@ -207,7 +213,8 @@ impl<'a, R: Rules> Block<'a, R> {
                             // A pending byte is changed by no other thread.
                             let value = if w & PENDING_LOSS != 0 { -t } else { t };
                             self.work(i).store(resolved(value, true), Relaxed);
-                            local.stack.push((self.index.unrank(i), value));
+                            let board = self.index.unrank_near(i, &mut local.group);
+                            local.stack.push((board, value));
                             self.propagate(local, t, scope, BATCH);
                         }
                     }
@@ -339,6 +346,7 @@ impl<'a, R: Rules> Block<'a, R> {
             batch,
             messages,
             counted,
+            ..
         } = local;
         let share = SHARE.min(self.plan.stack / 8).max(1);
         while stack.len() >= least.max(1) {
