@@ -59,10 +59,13 @@ pub struct SweepReport {
 }
 
 /// The mover's rows that can be played, with the lanes (a bit each) whose sowing lands in one
-/// tile: the candidates of a tile whose rows hold a given number of seeds.
+/// tile: the candidates of a tile whose rows hold a given number of seeds. Each row's rank among
+/// the rows of as many seeds ([`LayerIndex::row_rank`]: its offset in every group) is kept with
+/// it, computed once instead of once a group.
 #[derive(Default)]
 struct Candidates {
     rows: Vec<u64>,
+    ranks: Vec<u32>,
     lanes: Vec<u8>,
 }
 
@@ -186,6 +189,10 @@ impl Tiles {
                     *list.lanes.last_mut().expect("a lane per row") |= 1 << lane;
                 } else {
                     list.rows.push(row);
+                    list.ranks.push(
+                        u32::try_from(index.row_rank(row))
+                            .expect("rows of at most 8 pits and 64 seeds number under 2^31"),
+                    );
                     list.lanes.push(1 << lane);
                 }
             }
@@ -203,11 +210,19 @@ impl Tiles {
         self.firsts.len()
     }
 
-    /// Tile `t`'s candidates among the mover's rows of `seeds` seeds: each row, and its lanes
-    /// as bits.
-    pub(crate) fn candidates(&self, t: usize, seeds: u32) -> impl Iterator<Item = (u64, u8)> {
+    /// Tile `t`'s candidates among the mover's rows of `seeds` seeds: each row, its rank among
+    /// the rows of `seeds` seeds ([`LayerIndex::row_rank`]), and its lanes as bits.
+    pub(crate) fn candidates(
+        &self,
+        t: usize,
+        seeds: u32,
+    ) -> impl Iterator<Item = (u64, u64, u8)> + '_ {
         let list = &self.candidates[t][seeds as usize];
-        list.rows.iter().copied().zip(list.lanes.iter().copied())
+        list.rows
+            .iter()
+            .zip(&list.ranks)
+            .zip(&list.lanes)
+            .map(|((&row, &rank), &lanes)| (row, u64::from(rank), lanes))
     }
 
     /// Memory for the largest tile, on huge pages (a tile is read at random: on 4 KiB pages
@@ -369,7 +384,10 @@ mod tests {
                 for seeds in 0..=12 {
                     lanes += tiles
                         .candidates(t, seeds)
-                        .map(|(_, l)| u64::from(l.count_ones()))
+                        .map(|(row, rank, l)| {
+                            assert_eq!(rank, index.row_rank(row));
+                            u64::from(l.count_ones())
+                        })
                         .sum::<u64>();
                 }
             }

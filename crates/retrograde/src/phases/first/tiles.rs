@@ -72,8 +72,8 @@ impl<R: Rules> Block<'_, R> {
                     let mut missed = 0;
                     let whole = self.range.start <= start
                         && start + index.rows(n - byte_sum(opponent)) <= self.range.end;
-                    for (mover, lanes) in tiles.candidates(t, n - byte_sum(opponent)) {
-                        let q = start + index.row_rank(mover);
+                    for (mover, rank, lanes) in tiles.candidates(t, n - byte_sum(opponent)) {
+                        let q = start + rank;
                         if !whole && !self.range.contains(&q) {
                             continue;
                         }
