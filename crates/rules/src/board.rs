@@ -122,7 +122,12 @@ impl Board {
     #[inline]
     #[must_use]
     pub const fn seeds(self, m: usize) -> u32 {
-        self.mover_seeds(m) + self.opponent_seeds(m)
+        // Summed by the two 64-bit halves of the board, not by sides: the opponent's lanes
+        // straddle the halves (from byte `m`), and reading them from a board just returned
+        // through memory (a played move's position) is a load the processor cannot forward from
+        // the two stores that wrote it.
+        let lanes = self.0 & lanes_mask(2 * m);
+        byte_sum(lanes as u64) + byte_sum((lanes >> 64) as u64)
     }
 
     /// The same pits seen from the other player: the two halves swapped.
@@ -172,5 +177,23 @@ mod tests {
         let full = Board::from_sides(&[1; 8], &[2; 8]);
         assert_eq!(full.flipped(8).to_vec(8)[..2], [2, 2]);
         assert_eq!(full.seeds(8), 24);
+    }
+
+    #[test]
+    fn seeds_by_halves_are_seeds_by_sides_for_every_width() {
+        for m in 1..=MAX_PITS {
+            let mover: Vec<u8> = (0..m).map(|j| (3 * j + 1) as u8).collect();
+            let opponent: Vec<u8> = (0..m).map(|j| (5 * j + 2) as u8 % 7).collect();
+            let b = Board::from_sides(&mover, &opponent);
+            assert_eq!(b.seeds(m), b.mover_seeds(m) + b.opponent_seeds(m), "m {m}");
+            assert_eq!(
+                b.seeds(m),
+                mover
+                    .iter()
+                    .chain(&opponent)
+                    .map(|&v| u32::from(v))
+                    .sum::<u32>()
+            );
+        }
     }
 }
