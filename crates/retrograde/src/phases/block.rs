@@ -40,6 +40,26 @@ pub(super) struct Block<'a, R> {
     counted: [AtomicU64; 3],
     /// Shares of a thread's stack handed to the pass and not yet taken up ([`Block::share`]).
     waiting: AtomicUsize,
+    /// Threads at work on a piece, a chunk of messages or a share of the pass ([`AtWork`]),
+    /// against the pool's `threads`: fewer, and a thread is idle.
+    at_work: AtomicUsize,
+    threads: usize,
+}
+
+/// A thread at work on a part of a pass, counted in [`Block::at_work`] while it lives.
+struct AtWork<'a>(&'a AtomicUsize);
+
+impl<'a> AtWork<'a> {
+    fn new(count: &'a AtomicUsize) -> Self {
+        count.fetch_add(1, Relaxed);
+        AtWork(count)
+    }
+}
+
+impl Drop for AtWork<'_> {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Relaxed);
+    }
 }
 
 /// The most resolved positions a thread hands to the others at once ([`Block::share`]), from a
@@ -76,6 +96,8 @@ impl<'a, R: Rules> Block<'a, R> {
             pending: AtomicBool::new(false),
             counted: Default::default(),
             waiting: AtomicUsize::new(0),
+            at_work: AtomicUsize::new(0),
+            threads: rayon::current_num_threads(),
         }
     }
 
@@ -128,6 +150,7 @@ impl<'a, R: Rules> Block<'a, R> {
         });
         rayon::scope(|scope| {
             pieces.for_each_init(Local::default, |local, (first, entries)| {
+                let _at_work = AtWork::new(&self.at_work);
                 local.counted[0] += entries.len() as u64 / 2;
                 for entry in entries.chunks_exact(2) {
                     let entry = u16::from_le_bytes([entry[0], entry[1]]);
@@ -182,6 +205,7 @@ impl<'a, R: Rules> Block<'a, R> {
             messages
                 .par_chunks(MESSAGE_CHUNK)
                 .for_each_init(Local::default, |local, chunk| {
+                    let _at_work = AtWork::new(&self.at_work);
                     for &m in chunk {
                         let q = self.range.start + u64::from(m & !LOST);
                         prefetch(self.work(q));
@@ -207,6 +231,7 @@ impl<'a, R: Rules> Block<'a, R> {
         while self.pending.swap(false, Relaxed) {
             rayon::scope(|scope| {
                 pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
+                    let _at_work = AtWork::new(&self.at_work);
                     for i in first..end {
                         let w = self.work(i).load(Relaxed);
                         if w & SETTLED == PENDING {
@@ -339,7 +364,9 @@ impl<'a, R: Rules> Block<'a, R> {
     ///
     /// A stack that grows long (a cascade of resolutions) hands a share of its positions to the
     /// pass ([`Block::share`]) whenever no earlier share waits, so that a thread left without
-    /// work takes it up instead of waiting for this one to finish the cascade alone.
+    /// work takes it up instead of waiting for this one to finish the cascade alone; a short
+    /// one hands half of itself while fewer threads are at work than the pool has (at the end
+    /// of a pass of a large layer, one thread's cascade can otherwise run on alone for minutes).
     fn propagate<'s>(&'s self, local: &mut Local, t: i8, scope: &Scope<'s>, least: usize) {
         let Local {
             stack,
@@ -350,8 +377,19 @@ impl<'a, R: Rules> Block<'a, R> {
         } = local;
         let share = SHARE.min(self.plan.stack / 8).max(1);
         while stack.len() >= least.max(1) {
-            if stack.len() >= 2 * share && self.waiting.load(Relaxed) == 0 {
-                self.share(stack.split_off(stack.len() - share), t, scope);
+            if stack.len() >= 2 && self.waiting.load(Relaxed) == 0 {
+                // A long stack hands a share; a short one half of it while a thread is idle
+                // (the end of a pass, where one thread's cascade would go on alone).
+                let give = if stack.len() >= 2 * share {
+                    share
+                } else if self.at_work.load(Relaxed) < self.threads {
+                    stack.len() / 2
+                } else {
+                    0
+                };
+                if give > 0 {
+                    self.share(stack.split_off(stack.len() - give), t, scope);
+                }
             }
             batch.clear();
             for _ in 0..BATCH {
@@ -399,6 +437,7 @@ impl<'a, R: Rules> Block<'a, R> {
     fn share<'s>(&'s self, stack: Vec<(Board, i8)>, t: i8, scope: &Scope<'s>) {
         self.waiting.fetch_add(1, Relaxed);
         scope.spawn(move |scope| {
+            let _at_work = AtWork::new(&self.at_work);
             self.waiting.fetch_sub(1, Relaxed);
             let mut local = Local {
                 stack,
