@@ -320,7 +320,7 @@ impl LayerIndex {
             self.size
         );
         let m = self.pits;
-        let mut lanes = [0u8; 2 * MAX_PITS];
+        let mut lanes = [0u8; MAX_PITS];
         let mut r = self.seeds as usize;
         let mut p = 0;
         // Each pit takes the value `v` whose block of completions holds what is left of the
@@ -356,8 +356,9 @@ impl LayerIndex {
                 p += 1;
             }
         }
-        // From the first zero on (or from the start, unreduced): A(k, r - v) completions.
-        while p < 2 * m - 1 {
+        // From the first zero on (or from the start, unreduced): A(k, r - v) completions; the
+        // mover's row is the rank left among the rows of the seeds left.
+        while p < m {
             let row = &self.ways[(2 * m - 1 - p) * STRIDE..];
             let mut v = 0;
             while index >= row[r - v] {
@@ -368,8 +369,9 @@ impl LayerIndex {
             r -= v;
             p += 1;
         }
-        lanes[2 * m - 1] = r as u8;
-        Board::from_sides(&lanes[..m], &lanes[m..2 * m]).flipped(m)
+        let opponent = u64::from_le_bytes(lanes[..8].try_into().expect("8 lanes"));
+        let mover = self.row_unrank(index, r as u32);
+        Board(u128::from(mover) | u128::from(opponent) << (8 * m))
     }
 
     /// The mover's row of rank `index` among the rows of the layer's pits holding `seeds` seeds
