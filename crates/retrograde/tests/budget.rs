@@ -132,6 +132,35 @@ fn lower_layers_read_in_tiles_compressed_or_not_give_the_same_files() {
     }
 }
 
+/// A first pass in tiles writes its best exits into values in anonymous memory where they fit
+/// the budget's quarter, else into a mapped scratch file (`crates/retrograde/src/blocks/values.rs`):
+/// both ways, in one block and in several, the same bytes as in memory.
+#[test]
+fn tiles_with_values_in_memory_or_in_a_file_give_the_same_files() {
+    use granary_index::LayerIndex;
+    let kind = TableKind {
+        game: Game::Oware {
+            rules: OwareRules::Awari,
+        },
+        pits: 6,
+    };
+    let max = 15;
+    // A quarter of 10 MB: layer 13 (2.46 M positions) keeps its values in memory while its
+    // lower layers (2.69 M) are read in tiles; layers 14 and 15 (4.4 M, 7.6 M) keep theirs in a
+    // file, in one block (7.5 M work bytes) and in two.
+    let budget = 10_000_000u64;
+    let sizes: Vec<u64> = (0..=max)
+        .map(|n| LayerIndex::new(6, n, kind.reduced()).unwrap().size())
+        .collect();
+    let tiled = |n: usize| sizes[..n].iter().sum::<u64>() > budget / 4;
+    let in_memory = |n: usize| sizes[n] <= budget / 4;
+    let blocks = |n: usize| sizes[n].div_ceil(budget / 4 * 3);
+    assert!((0..=max as usize).any(|n| tiled(n) && in_memory(n)));
+    assert!((0..=max as usize).any(|n| tiled(n) && !in_memory(n) && blocks(n) == 1));
+    assert!((0..=max as usize).any(|n| tiled(n) && !in_memory(n) && blocks(n) > 1));
+    same_bytes(kind, max, &[(budget, 2)]);
+}
+
 /// A resolved position's work byte holds magnitudes up to 64, the most seeds a layer holds
 /// (`crates/retrograde/src/phases/mod.rs`): Kalah with 2 pits a side to 64 seeds, by the phases
 /// in blocks, against the builder in order of potential.
