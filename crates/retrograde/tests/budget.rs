@@ -138,6 +138,8 @@ fn lower_layers_read_in_tiles_compressed_or_not_give_the_same_files() {
 #[test]
 fn tiles_with_values_in_memory_or_in_a_file_give_the_same_files() {
     use granary_index::LayerIndex;
+    use granary_retrograde::blocks::{VALUES_SHARE, WORK_SHARE};
+    use granary_retrograde::build::TILE_SHARE;
     let kind = TableKind {
         game: Game::Oware {
             rules: OwareRules::Awari,
@@ -152,9 +154,9 @@ fn tiles_with_values_in_memory_or_in_a_file_give_the_same_files() {
     let sizes: Vec<u64> = (0..=max)
         .map(|n| LayerIndex::new(6, n, kind.reduced()).unwrap().size())
         .collect();
-    let tiled = |n: usize| sizes[..n].iter().sum::<u64>() > budget / 4;
-    let in_memory = |n: usize| sizes[n] <= budget / 4;
-    let blocks = |n: usize| sizes[n].div_ceil(budget / 4 * 3);
+    let tiled = |n: usize| sizes[..n].iter().sum::<u64>() > budget / TILE_SHARE;
+    let in_memory = |n: usize| sizes[n] <= budget / VALUES_SHARE;
+    let blocks = |n: usize| sizes[n].div_ceil(budget / WORK_SHARE.1 * WORK_SHARE.0);
     assert!((0..=max as usize).any(|n| tiled(n) && in_memory(n)));
     assert!((0..=max as usize).any(|n| tiled(n) && !in_memory(n) && blocks(n) == 1));
     assert!((0..=max as usize).any(|n| tiled(n) && !in_memory(n) && blocks(n) > 1));
