@@ -3,8 +3,10 @@
 use std::time::Instant;
 
 pub use granary_retrograde::NO_CHECKPOINTS;
-use granary_retrograde::blocks::{VALUES_SHARE, WORK_SHARE};
-use granary_retrograde::{BuildOptions, Peers, Solo, acyclic_fits, build_layers_on};
+use granary_retrograde::blocks::WORK_SHARE;
+use granary_retrograde::{
+    BuildOptions, Peers, Solo, acyclic_fits, build_layers_on, values_in_memory,
+};
 use granary_tables::TableKind;
 use granary_tables::compress::CompressOptions;
 use serde::Serialize;
@@ -44,23 +46,33 @@ pub fn missing_bytes(tablebase: &Tablebase, kind: TableKind, max: u32) -> u64 {
 pub const COMPRESSION_FLOOR: f64 = 1.5;
 
 /// Bytes the missing layers `0..=max` of `kind` will take at their largest when each is
-/// compressed as soon as it is built: the largest whole (while it is built), the others at
-/// [`COMPRESSION_FLOOR`].
+/// compressed as soon as it is built by `ranks` processes: at [`COMPRESSION_FLOOR`], but for
+/// the largest, whole while it is built, where several ranks write their parts of its version 1
+/// file before it is compressed (one process alone writes each layer compressed straight from
+/// its values).
 #[must_use]
-pub fn missing_bytes_compressed(tablebase: &Tablebase, kind: TableKind, max: u32) -> u64 {
+pub fn missing_bytes_compressed(
+    tablebase: &Tablebase,
+    kind: TableKind,
+    max: u32,
+    ranks: usize,
+) -> u64 {
     let set = tablebase.tables(kind);
     let missing: Vec<u64> = (0..=max)
         .filter(|&n| !set.layer_path(n).is_file())
         .map(|n| layer_bytes(kind, n))
         .collect();
-    let largest = missing.iter().copied().max().unwrap_or(0);
+    let largest = match ranks {
+        0 | 1 => 0,
+        _ => missing.iter().copied().max().unwrap_or(0),
+    };
     let rest = missing.iter().sum::<u64>() - largest;
     largest.saturating_add((rest as f64 / COMPRESSION_FLOOR) as u64)
 }
 
 /// Bytes of scratch files the missing layers `0..=max` of `kind` need beside them with `memory`
 /// bytes of memory: the work bytes of the largest layer built in blocks (a byte a position),
-/// its values where they do not fit a quarter of the memory (a byte a position), and the
+/// its values where they do not fit the memory ([`values_in_memory`]: a byte a position), and the
 /// checkpoints of the largest layer built by phases (every Oware layer; a Kalah layer whose
 /// order of potential does not fit the memory) unless `checkpoints` is false: its work bytes
 /// and values, two bytes a position, `<layer>.tbl.work/r0-0.resume`, twice (a checkpoint is
@@ -85,8 +97,12 @@ pub fn scratch_bytes(
         .filter(|&positions| positions > memory / WORK_SHARE.1 * WORK_SHARE.0)
         .max()
         .unwrap_or(0);
+    let work_share = memory / WORK_SHARE.1 * WORK_SHARE.0;
     let values = missing()
-        .filter(|&positions| positions > memory / VALUES_SHARE)
+        .filter(|&positions| {
+            let one_block = (positions <= work_share).then_some(positions);
+            !values_in_memory(positions, one_block, memory)
+        })
         .max()
         .unwrap_or(0);
     let by_phases = |n: u32| {
@@ -213,7 +229,7 @@ pub fn build_on(
     let memory = memory
         .unwrap_or_else(|| crate::plan::build_memory(&machine) / peers.local_size().max(1) as u64);
     let missing = if compress.is_some() {
-        missing_bytes_compressed(tablebase, kind, max_seeds)
+        missing_bytes_compressed(tablebase, kind, max_seeds, peers.size())
     } else {
         missing_bytes(tablebase, kind, max_seeds)
     };

@@ -5,16 +5,18 @@ use std::time::Instant;
 
 use granary_index::LayerIndex;
 use granary_rules::Engine;
-use granary_tables::compress::{CompressOptions, compress_layer};
+use granary_tables::compress::{CompressOptions, Entries, compress_entries, compress_layer};
 use granary_tables::format::HEADER_LEN;
 use granary_tables::{Layer, SharedLayer, TableError, TableKind, TableSet};
 
 use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
-use crate::blocks::{BlockPlan, LayerValues, Scratch, ScratchError};
+use crate::blocks::{
+    BlockPlan, LayerValues, STACK_SHARE, Scratch, ScratchError, VALUES_SHARE, WorkBytes,
+};
 use crate::lower::Lower;
 use crate::owners::Owners;
 use crate::peers::{Peers, Solo, Traffic};
-use crate::phases::{PhaseError, SolveLayer, Solved};
+use crate::phases::{PhaseError, SolveLayer, Solved, values_of};
 use crate::report::{BuildObserver, LayerReport, PhaseCounts};
 use crate::resume::{Checkpoints, Found};
 use crate::sweep::SweepReport;
@@ -62,14 +64,16 @@ impl From<PhaseError> for BuildError {
 pub struct BuildOptions {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
-    /// The builder's own memory (anonymous memory: the work bytes, the values where they fit a
-    /// quarter of it, message buffers, stacks), in bytes, beside a small constant
-    /// ([`crate::blocks`]); a layer that does not fit is built in blocks. `None`: no limit,
+    /// The builder's own memory (anonymous memory: the work bytes, the values where they fit
+    /// beside them ([`values_in_memory`]), message buffers, stacks), in bytes, beside a small
+    /// constant ([`crate::blocks`]); a layer that does not fit is built in blocks. `None`: no limit,
     /// every layer in one block. The bytes written are the same for every budget.
     pub memory: Option<u64>,
-    /// Compress each layer (table format version 2) as soon as it is built, and the
-    /// uncompressed layers already there: the disk then holds the finished layers compressed
-    /// and only the layer being built whole. `None`: layers stay version 1.
+    /// Compress each layer (table format version 2) as it is built, and the uncompressed layers
+    /// already there: one process alone writes each layer compressed straight from its values
+    /// (no uncompressed copy on disk); the ranks of a distributed build write their parts of the
+    /// version 1 file, which rank 0 compresses. The same bytes either way. `None`: layers stay
+    /// version 1.
     pub compress: Option<CompressOptions>,
     /// How often a layer built by the phases saves a checkpoint between two phases, so that a
     /// build stopped in the middle of a layer resumes from it ([`crate::resume`]); `None`: the
@@ -178,7 +182,7 @@ pub fn build_layers_on(
         };
         // Compressed before the set opens it: an open layer would keep the old file's space.
         if let Some(compress) = options.compress {
-            if peers.rank() == 0 {
+            if peers.rank() == 0 && r.compressed.is_none() {
                 r.compressed = compress_in_place(&set, seeds, compress)?;
             }
             peers.barrier();
@@ -312,10 +316,15 @@ pub fn build_layer(
     };
     let least = peers.min(next);
     let resumed = (least != u64::MAX && peers.max(next) == least).then_some(least as u32);
+    // The work bytes of a single block live in anonymous memory beside the values.
+    let one_block =
+        (!acyclic && plan.owned(peers.rank()).len() <= 1).then_some(plan.block.min(size));
+    // The same on every rank (their shares differ by a block at most).
+    let tile = memory.map(|m| peers.min(tile_bytes(len, one_block, m)));
     let reads = if acyclic {
         Reads::Random
     } else {
-        Reads::choose(set, &index, memory, peers)?
+        Reads::choose(set, &index, memory, tile, peers)?
     };
     let copies = match reads {
         Reads::Owners => (0..seeds).map(|_| None).collect(),
@@ -343,20 +352,27 @@ pub fn build_layer(
     let resident = copies.iter().flatten().map(Layer::len).sum::<u64>()
         + lower.owners.as_ref().map_or(0, Owners::bytes);
     let started = Instant::now();
-    let shared = if peers.rank() == 0 {
-        if resumed.is_none() {
-            let _ = std::fs::remove_dir_all(&work_dir); // left by a killed build
+    if peers.rank() == 0 && resumed.is_none() {
+        let _ = std::fs::remove_dir_all(&work_dir); // left by a killed build
+    }
+    // One process alone writes a compressed layer straight from its values; ranks write their
+    // parts of a version 1 file, which rank 0 compresses after ([`build_layers_on`]).
+    let output = match options.compress.filter(|_| peers.size() == 1) {
+        Some(compress) => Output::Compressed(compress),
+        None if peers.rank() == 0 => {
+            let shared = SharedLayer::create(&path, kind, seeds, size)?;
+            peers.barrier();
+            Output::Parts(shared)
         }
-        let shared = SharedLayer::create(&path, kind, seeds, size)?;
-        peers.barrier();
-        shared
-    } else {
-        peers.barrier();
-        SharedLayer::join(&path, kind, seeds, size)?
+        None => {
+            peers.barrier();
+            Output::Parts(SharedLayer::join(&path, kind, seeds, size)?)
+        }
     };
     observer.layer_started(kind, seeds, size);
     let mut scratch = Scratch::new(work_dir.join(format!("r{}", peers.rank())));
-    let values = LayerValues::new(len, memory, &mut scratch)?;
+    let in_memory = memory.is_none_or(|m| values_in_memory(len, one_block, m));
+    let values = LayerValues::new(len, in_memory, &mut scratch)?;
     let mut checkpoints = Checkpoints::new(
         resume_file,
         seeds,
@@ -367,7 +383,7 @@ pub fn build_layer(
         observer,
         scale: (size, len.max(1)),
     };
-    let solved = match kind.engine() {
+    let mut solved = match kind.engine() {
         Engine::Kalah(rules) if acyclic => {
             solve_acyclic_layer(&rules, &index, &lower, values.entries(), observer)
                 .map_err(BuildError::Memory)?;
@@ -382,19 +398,40 @@ pub fn build_layer(
             observer: &share,
             peers,
             checkpoints: Some((&mut checkpoints, resumed)),
-            exit_memory: memory.map(|m| (m / TILE_SHARE).saturating_sub(resident)),
+            exit_memory: tile.map(|tile| tile.saturating_sub(resident)),
         })?,
     };
-    shared.write_part(span.start, values.bytes())?;
-    drop(values);
-    peers.barrier();
-    let path = if peers.rank() == 0 {
-        let path = shared.finish()?;
-        let _ = std::fs::remove_dir_all(&work_dir);
-        path
-    } else {
-        path
+    // The values: in the work bytes after the phases (the values' bytes held best exits), else
+    // in the values.
+    let finished = match solved.work.take() {
+        Some(work) => {
+            drop(values);
+            Finished::Work(work)
+        }
+        None => Finished::Values(values),
     };
+    let fill = |first: u64, out: &mut [u8]| finished.fill(first - span.start, out);
+    let mut compressed = None;
+    let file_bytes = match output {
+        Output::Compressed(compress) => {
+            let entries = Entries { len, fill: &fill };
+            let made = compress_entries(&path, kind.header(seeds, size), &entries, compress)?;
+            compressed = Some((made.before, made.after));
+            made.after
+        }
+        Output::Parts(shared) => {
+            shared.write_parts(span.start, len, fill)?;
+            peers.barrier();
+            if peers.rank() == 0 {
+                shared.finish()?;
+            }
+            HEADER_LEN as u64 + size
+        }
+    };
+    drop(finished);
+    if peers.rank() == 0 {
+        let _ = std::fs::remove_dir_all(&work_dir);
+    }
     peers.barrier();
     let traffic = (peers.size() > 1).then(|| Traffic {
         messages: peers.sum(solved.traffic.messages),
@@ -413,15 +450,14 @@ pub fn build_layer(
             read: peers.sum(sweep.read),
             ..sweep
         }),
-        compressed: None,
+        compressed,
         resumed,
         counts: (!acyclic).then(|| PhaseCounts {
             phases: solved.counts.phases,
             scanned: peers.sum(solved.counts.scanned),
             resolved: peers.sum(solved.counts.resolved),
             parents: peers.sum(solved.counts.parents),
-            written: HEADER_LEN as u64
-                + size
+            written: file_bytes
                 + peers.sum(u64::from(checkpoints.written) * Checkpoints::bytes(len)),
         }),
     })
@@ -429,17 +465,51 @@ pub fn build_layer(
 
 /// Whether a Kalah layer of `index` is solved in order of potential within `memory` bytes: its
 /// working memory ([`acyclic_bytes`]) and its values, these in anonymous memory when they fit a
-/// quarter of the budget ([`crate::blocks::VALUES_SHARE`]).
+/// quarter of the budget ([`values_in_memory`] with no work bytes).
 #[must_use]
 pub fn acyclic_fits(index: &LayerIndex, memory: u64) -> bool {
     let size = index.size();
-    let values = if size <= memory / crate::blocks::VALUES_SHARE {
+    let values = if values_in_memory(size, None, memory) {
         size
     } else {
         0
     };
     acyclic_bytes(index) + values <= memory
 }
+
+/// Whether `len` values of a layer (a rank's share of it) live in anonymous memory within a
+/// budget of `memory` bytes, rather than in a scratch file: when they fit a quarter of it
+/// ([`VALUES_SHARE`]), or, where the work bytes take one block of `work` positions (in
+/// anonymous memory too), when they fit what the budget leaves beside the work bytes, the
+/// threads' stacks ([`STACK_SHARE`]) and the least tile ([`MIN_TILE_SHARE`]). In a scratch file,
+/// every tile of the first pass reads and writes them all again wherever the page cache cannot
+/// hold them; in memory, a smaller tile costs little more (each lower layer is still read once).
+#[must_use]
+pub fn values_in_memory(len: u64, work: Option<u64>, memory: u64) -> bool {
+    len <= memory / VALUES_SHARE
+        || work.is_some_and(|work| {
+            len + work + memory / STACK_SHARE + memory / MIN_TILE_SHARE <= memory
+        })
+}
+
+/// The bytes that the first pass's tile of the lower layers may take within a budget of `memory`
+/// bytes (the phases' lists of exits take them after it), for `len` values and `work` as in
+/// [`values_in_memory`]: a quarter of the budget ([`TILE_SHARE`]), or what it leaves beside the
+/// work bytes, values and stacks when the values live beside the work bytes in memory.
+#[must_use]
+pub fn tile_bytes(len: u64, work: Option<u64>, memory: u64) -> u64 {
+    let quarter = memory / TILE_SHARE;
+    match work {
+        Some(work) if len > memory / VALUES_SHARE && values_in_memory(len, Some(work), memory) => {
+            quarter.min(memory - len - work - memory / STACK_SHARE)
+        }
+        _ => quarter,
+    }
+}
+
+/// The least share of a budget that a tile of the lower layers takes: a thirty-second (values
+/// live beside the work bytes only while a tile still holds a useful run of rows).
+pub const MIN_TILE_SHARE: u64 = 32;
 
 /// How the first pass of a layer built by phases reads the lower layers its moves leave into.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -458,12 +528,13 @@ impl Reads {
     /// The way for layer `index` of `set` within `memory`, the same on every rank (the choice
     /// is collective): by owners when the ranks are several and every rank's slices of the
     /// lower layers fit its budget beside its share of the work bytes ([`OWNERS_SHARE`]);
-    /// else in tiles when the lower layers exceed a quarter of the budget ([`TILE_SHARE`]);
-    /// else at random.
+    /// else in tiles of `tile` bytes ([`tile_bytes`]) when the lower layers exceed one; else at
+    /// random.
     fn choose(
         set: &TableSet,
         index: &LayerIndex,
         memory: Option<u64>,
+        tile: Option<u64>,
         peers: &dyn Peers,
     ) -> Result<Reads, TableError> {
         let seeds = index.seeds();
@@ -480,10 +551,10 @@ impl Reads {
                 return Ok(Reads::Owners);
             }
         }
-        let Some(memory) = memory else {
+        let Some(tile) = tile else {
             return Ok(Reads::Random);
         };
-        let tile = (memory / TILE_SHARE).max(1);
+        let tile = tile.max(1);
         Ok(if sizes.iter().sum::<u64>() > tile {
             Reads::Tiles(tile)
         } else {
@@ -511,5 +582,33 @@ impl BuildObserver for Share<'_> {
     }
     fn checkpointed(&self, seeds: u32, next: u32) {
         self.observer.checkpointed(seeds, next);
+    }
+}
+
+/// How a layer's file is written.
+enum Output {
+    /// Compressed, straight from the values, by one process alone.
+    Compressed(CompressOptions),
+    /// As a version 1 file, each rank its part ([`SharedLayer`]).
+    Parts(SharedLayer),
+}
+
+/// Where a solved layer's values are: in the work bytes of the phases ([`values_of`]), or in the
+/// values of a layer solved in order of potential.
+enum Finished {
+    Work(WorkBytes),
+    Values(LayerValues),
+}
+
+impl Finished {
+    /// The values of this rank's share from its `from`th position on, into `out`.
+    fn fill(&self, from: u64, out: &mut [u8]) {
+        let from = from as usize;
+        match self {
+            Finished::Work(work) => values_of(&work.all()[from..], out),
+            Finished::Values(values) => {
+                out.copy_from_slice(&values.bytes()[from..from + out.len()]);
+            }
+        }
     }
 }

@@ -45,8 +45,8 @@
 //! A build may be given a budget for its own memory ([`BuildOptions::memory`]): a layer whose
 //! work does not fit is solved in blocks of its index range, parents in other blocks informed by
 //! messages kept in scratch files ([`blocks`]), to the same bytes; lower layers larger than a
-//! quarter of the budget are read by the first pass in tiles, each once a block and in order
-//! ([`sweep`]). Kalah layers that fit are solved in order of potential ([`acyclic`]); the others
+//! tile (a quarter of the budget at most, [`tile_bytes`]) are read by the first pass in tiles,
+//! each once a block and in order ([`sweep`]). Kalah layers that fit are solved in order of potential ([`acyclic`]); the others
 //! by the phases ([`phases`]).
 //!
 //! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
@@ -70,7 +70,7 @@ pub mod unmove;
 
 pub use build::{
     BuildError, BuildOptions, NO_CHECKPOINTS, acyclic_fits, build_layer, build_layers,
-    build_layers_on, scratch_dir, thread_pool,
+    build_layers_on, scratch_dir, thread_pool, tile_bytes, values_in_memory,
 };
 pub use peers::{Peers, Solo, Traffic};
 pub use report::{BuildObserver, LayerReport, PhaseCounts};

@@ -225,10 +225,28 @@ fn ranks_asking_owners_read_compressed_lower_layers_and_checkpoint() {
         Some(compress),
         every,
     );
-    let (plain, packed) = (
+    // One process alone writes each layer compressed straight from its values: the same files,
+    // byte for byte, as the ranks' version 1 files compressed after.
+    let direct = tempfile::tempdir().unwrap();
+    let alone = BuildOptions {
+        compress: Some(compress),
+        ..one
+    };
+    let reports = build_layers(direct.path(), kind, 12, alone, &()).unwrap();
+    let (plain, packed, direct) = (
         TableSet::new(plain.path(), kind),
         TableSet::new(packed.path(), kind),
+        TableSet::new(direct.path(), kind),
     );
+    for (k, report) in (0..=12).zip(&reports) {
+        let (a, b) = (packed.layer_path(k), direct.layer_path(k));
+        let on_disk = std::fs::metadata(&b).unwrap().len();
+        assert_eq!(report.compressed.map(|c| c.1), Some(on_disk), "layer {k}");
+        assert!(
+            std::fs::read(&a).unwrap() == std::fs::read(&b).unwrap(),
+            "layer {k}: another file written straight compressed"
+        );
+    }
     for k in 0..=12 {
         let (a, b) = (plain.layer(k).unwrap(), packed.layer(k).unwrap());
         assert!(b.is_compressed(), "layer {k} not compressed");

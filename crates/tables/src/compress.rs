@@ -13,7 +13,7 @@ use crate::compressed::{
     block_count, corrupt, index_end, valid_block_entries,
 };
 use crate::error::TableError;
-use crate::format::{COMPRESSED_VERSION, HEADER_LEN};
+use crate::format::{COMPRESSED_VERSION, HEADER_LEN, Header};
 use crate::layer::Layer;
 use crate::writer::{TempFile, sync_parent, temp_path};
 
@@ -48,16 +48,30 @@ pub struct Compressed {
     pub blocks: u64,
 }
 
-/// Compresses `entries`, a layer's entries, into one zstd frame a block, in order, `threads`
-/// blocks at a time; `write` takes each frame.
+/// The entries of a layer to compress, `len` of them: `fill(first, block)` writes the entries
+/// from `first` on into `block` (called from several threads at once, each for its own blocks).
+pub struct Entries<'a> {
+    pub len: u64,
+    pub fill: &'a (dyn Fn(u64, &mut [u8]) + Sync),
+}
+
+impl std::fmt::Debug for Entries<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Entries").field("len", &self.len).finish()
+    }
+}
+
+/// Compresses `entries` into one zstd frame a block, in order, `threads` blocks at a time;
+/// `write` takes each frame. Returns the CRC-32 of the entries (each block's checksummed on its
+/// thread, the checksums combined in order).
 fn compress_blocks(
-    entries: &[u8],
+    entries: &Entries<'_>,
     options: CompressOptions,
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
-) -> std::io::Result<()> {
-    let block = options.block_entries as usize;
+) -> std::io::Result<u32> {
+    let block = u64::from(options.block_entries);
     let threads = options.threads.max(1);
-    let batch = threads * 8;
+    let batch = threads as u64 * 8;
     let new_compressor = || -> std::io::Result<zstd::bulk::Compressor<'static>> {
         let mut c = zstd::bulk::Compressor::new(options.level)?;
         c.include_checksum(true)?;
@@ -67,14 +81,36 @@ fn compress_blocks(
     let mut compressors = (0..threads)
         .map(|_| new_compressor())
         .collect::<std::io::Result<Vec<_>>>()?;
-    let chunks: Vec<&[u8]> = entries.chunks(block).collect();
-    for group in chunks.chunks(batch) {
-        let per = group.len().div_ceil(threads);
-        let frames: Vec<std::io::Result<Vec<Vec<u8>>>> = std::thread::scope(|s| {
-            let handles: Vec<_> = group
-                .chunks(per)
-                .zip(compressors.iter_mut())
-                .map(|(part, c)| s.spawn(move || part.iter().map(|b| c.compress(b)).collect()))
+    let mut buffers = vec![vec![0u8; block as usize]; threads];
+    let mut crc = crc32fast::Hasher::new();
+    let blocks = entries.len.div_ceil(block);
+    let fill = entries.fill;
+    let len = entries.len;
+    for first in (0..blocks).step_by(batch as usize) {
+        let group = first..(first + batch).min(blocks);
+        let per = (group.end - group.start).div_ceil(threads as u64);
+        type Frames = std::io::Result<Vec<(Vec<u8>, crc32fast::Hasher)>>;
+        let frames: Vec<Frames> = std::thread::scope(|s| {
+            let handles: Vec<_> = compressors
+                .iter_mut()
+                .zip(buffers.iter_mut())
+                .enumerate()
+                .map(|(k, (c, buf))| {
+                    let from = group.start + k as u64 * per;
+                    let part = from.min(group.end)..(from + per).min(group.end);
+                    s.spawn(move || {
+                        part.map(|b| {
+                            let start = b * block;
+                            let n = (len - start).min(block) as usize;
+                            let buf = &mut buf[..n];
+                            fill(start, buf);
+                            let mut h = crc32fast::Hasher::new();
+                            h.update(buf);
+                            Ok((c.compress(buf)?, h))
+                        })
+                        .collect()
+                    })
+                })
                 .collect();
             handles
                 .into_iter()
@@ -82,18 +118,19 @@ fn compress_blocks(
                 .collect()
         });
         for part in frames {
-            for frame in part? {
+            for (frame, h) in part? {
                 write(&frame)?;
+                crc.combine(&h);
             }
         }
     }
-    Ok(())
+    Ok(crc.finalize())
 }
 
 /// Writes `layer` (a version 1 layer) as a version 2 file at `dest`: to `<dest>.tmp`, synced,
 /// then renamed, so `dest` is left as it was or holds the whole compressed table. `dest` may be
 /// the layer's own path (the open layer keeps reading the old file). The source's entries are
-/// checked against its data checksum on the way.
+/// checked against its data checksum on the way (before the rename).
 ///
 /// # Errors
 /// [`TableError::DataChecksum`] if the source is damaged, [`TableError::Mismatch`] if it is
@@ -104,14 +141,73 @@ pub fn compress_layer(
     dest: &Path,
     options: CompressOptions,
 ) -> Result<Compressed, TableError> {
-    use std::os::unix::fs::FileExt;
-    let Some(entries) = layer.raw() else {
+    let Some(raw) = layer.raw() else {
         return Err(TableError::Mismatch {
             path: layer.path().into(),
             expected: "a version 1 (uncompressed) layer".into(),
             found: "a compressed layer".into(),
         });
     };
+    let fill = |first: u64, block: &mut [u8]| {
+        let first = first as usize;
+        block.copy_from_slice(&raw[first..first + block.len()]);
+    };
+    let entries = Entries {
+        len: raw.len() as u64,
+        fill: &fill,
+    };
+    let header = *layer.header();
+    write_v2(dest, header, &entries, options, |crc| {
+        if crc == header.data_crc32.get() {
+            Ok(())
+        } else {
+            Err(TableError::DataChecksum {
+                path: layer.path().into(),
+            })
+        }
+    })
+}
+
+/// Writes a layer that is not on disk yet straight as a version 2 file at `dest`, as
+/// [`compress_layer`] would write it from its version 1 file (the same bytes): `header` is the
+/// layer's version 1 header ([`crate::TableKind::header`]; its data checksum is computed here
+/// from the entries), `entries` gives them, block by block. No uncompressed copy of the layer
+/// touches the disk.
+///
+/// # Errors
+/// [`TableError::Corrupt`] for a block size version 2 does not allow, a header whose entry
+/// count is not `entries.len`, [`TableError::NoSpace`] if the disk is full, an I/O error naming
+/// the file.
+pub fn compress_entries(
+    dest: &Path,
+    header: Header,
+    entries: &Entries<'_>,
+    options: CompressOptions,
+) -> Result<Compressed, TableError> {
+    if header.entries.get() != entries.len {
+        return Err(corrupt(
+            dest,
+            format!(
+                "a header of {} entries for {} entries",
+                header.entries.get(),
+                entries.len
+            ),
+        ));
+    }
+    write_v2(dest, header, entries, options, |_| Ok(()))
+}
+
+/// The version 2 file at `dest` of the layer of version 1 header `header` and `entries`: to
+/// `<dest>.tmp`, synced, then renamed once `check` accepts the entries' CRC-32 (the header then
+/// holds it).
+fn write_v2(
+    dest: &Path,
+    mut header: Header,
+    entries: &Entries<'_>,
+    options: CompressOptions,
+    check: impl FnOnce(u32) -> Result<(), TableError>,
+) -> Result<Compressed, TableError> {
+    use std::os::unix::fs::FileExt;
     if !valid_block_entries(options.block_entries) {
         return Err(corrupt(
             dest,
@@ -120,11 +216,6 @@ pub fn compress_layer(
                 options.block_entries
             ),
         ));
-    }
-    if crc32fast::hash(entries) != layer.header().data_crc32.get() {
-        return Err(TableError::DataChecksum {
-            path: layer.path().into(),
-        });
     }
     let temp = temp_path(dest);
     if let Some(dir) = dest.parent() {
@@ -149,16 +240,16 @@ pub fn compress_layer(
         .open(&temp)
         .map_err(io)?;
     let mut guard = TempFile::new(temp.clone());
-    let len = entries.len() as u64;
+    let len = entries.len;
     let blocks = block_count(len, options.block_entries);
     let start = index_end(len, options.block_entries);
     let mut offsets = Vec::with_capacity(blocks as usize + 1);
     offsets.push(U64::new(start));
-    {
+    let crc = {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, &file);
         out.write_all(&vec![0u8; start as usize]).map_err(io)?;
         let mut at = start;
-        compress_blocks(entries, options, |frame| {
+        let crc = compress_blocks(entries, options, |frame| {
             out.write_all(frame)?;
             at += frame.len() as u64;
             offsets.push(U64::new(at));
@@ -166,9 +257,11 @@ pub fn compress_layer(
         })
         .map_err(io)?;
         out.flush().map_err(io)?;
-    }
+        crc
+    };
+    check(crc)?;
     let index = offsets.as_bytes();
-    let mut header = *layer.header();
+    header.data_crc32 = crc.into();
     header.version = COMPRESSED_VERSION.into();
     header.codec = CODEC_ZSTD;
     header.block_entries = options.block_entries.into();

@@ -26,7 +26,7 @@ pub mod verify;
 pub mod writer;
 
 pub use anon::{AnonAtomics, AtomicCells};
-pub use compress::{CompressOptions, Compressed, compress_layer};
+pub use compress::{CompressOptions, Compressed, Entries, compress_entries, compress_layer};
 pub use error::TableError;
 pub use format::{Header, TableKind};
 pub use layer::{Layer, huge_anon, prefetch};

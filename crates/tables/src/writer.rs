@@ -229,6 +229,9 @@ pub struct SharedLayer {
     entries: u64,
 }
 
+/// The entries [`SharedLayer::write_parts`] writes at once.
+const PART: u64 = 1 << 22;
+
 impl SharedLayer {
     /// Creates `<path>.tmp` for `entries` entries, its space reserved, as [`LayerWriter::create`].
     ///
@@ -286,21 +289,36 @@ impl SharedLayer {
         })
     }
 
-    /// Writes `values`, the entries from `first` on, and syncs them to the file.
+    /// Writes the `len` entries from `first` on, as `fill(from, part)` gives them part after part
+    /// (each part the entries from `from` on), through one buffer, then syncs them to the file.
     ///
     /// # Errors
-    /// If the write or the sync fails, or the part runs past the last entry.
-    pub fn write_part(&self, first: u64, values: &[u8]) -> Result<(), TableError> {
+    /// If a write or the sync fails, or the entries run past the layer's last.
+    pub fn write_parts(
+        &self,
+        first: u64,
+        len: u64,
+        mut fill: impl FnMut(u64, &mut [u8]),
+    ) -> Result<(), TableError> {
         use std::os::unix::fs::FileExt;
-        if first + values.len() as u64 > self.entries {
+        if first + len > self.entries {
             return Err(TableError::Io {
                 path: self.temp_path.clone(),
                 source: std::io::Error::other("a part past the layer's last entry"),
             });
         }
+        let mut buf = vec![0u8; len.min(PART) as usize];
+        let mut from = first;
+        while from < first + len {
+            let part = &mut buf[..(first + len - from).min(PART) as usize];
+            fill(from, part);
+            self.file
+                .write_all_at(part, HEADER_LEN as u64 + from)
+                .map_err(TableError::io(&self.temp_path))?;
+            from += part.len() as u64;
+        }
         self.file
-            .write_all_at(values, HEADER_LEN as u64 + first)
-            .and_then(|()| self.file.sync_data())
+            .sync_data()
             .map_err(TableError::io(&self.temp_path))
     }
 

@@ -195,9 +195,10 @@ pub struct BuildArgs {
     /// [default: three quarters of the available memory].
     #[arg(long, value_parser = parse_size)]
     pub memory: Option<u64>,
-    /// Compress each layer as soon as it is built (table format 2, as `granary compress` with
-    /// its defaults), and the uncompressed layers already there: the disk holds only the layer
-    /// being built whole.
+    /// Write each layer compressed (table format 2, the same bytes as `granary compress` with
+    /// its defaults) straight from the builder's memory, and compress the uncompressed layers
+    /// already there: no layer is ever whole on disk (the ranks of `mpirun` write the layer
+    /// being built whole, then compress it).
     #[arg(long)]
     pub compress: bool,
     /// Seconds between checkpoints of a layer built by phases (awari, abapa, large Kalah): a

@@ -10,10 +10,11 @@
 //!                              (file-backed pages, as the values)
 //!   values (1 byte)            best exits, written by the first pass and read in order into
 //!                              the lists of exits by phase that the phases' scans read
-//!                              (`crate::phases`); the layer's values written over them from the
-//!                              work bytes after the last phase, and the layer's file from
-//!                              them, once, in order. Anonymous memory (huge pages) when they
-//!                              fit a quarter of the budget ([`VALUES_SHARE`]), else a mapped
+//!                              (`crate::phases`); the layer's file is written once, in order,
+//!                              from the work bytes after the last phase. Anonymous memory
+//!                              (huge pages) when they fit a quarter of the budget
+//!                              ([`VALUES_SHARE`]) or, beside the work bytes of one block, what
+//!                              it leaves (`crate::build::values_in_memory`), else a mapped
 //!                              scratch file (file-backed pages: the kernel writes them back
 //!                              and drops them, and reads them again in order)
 //!   messages                   for parents in other blocks: a buffer in memory, spilled to a
@@ -58,7 +59,7 @@ mod values;
 mod work;
 
 pub(crate) use outbox::{LOST, Outbox};
-pub use plan::{BlockPlan, LOCAL_MESSAGES, WORK_SHARE};
+pub use plan::{BlockPlan, LOCAL_MESSAGES, STACK_SHARE, WORK_SHARE};
 pub(crate) use scratch::Scratch;
 pub use scratch::ScratchError;
 pub(crate) use values::LayerValues;

@@ -31,6 +31,8 @@ const MAX_BLOCK: u64 = 1 << 31;
 /// three quarters; the first pass's tiles of the lower layers take the last quarter
 /// (`crate::build`), the phases' messages and stacks an eighth and a sixteenth.
 pub const WORK_SHARE: (u64, u64) = (3, 4);
+/// The share of a budget that the threads' stacks of resolved positions may take: a sixteenth.
+pub const STACK_SHARE: u64 = 16;
 /// Bytes a resolved position takes on a thread's stack.
 const STACK_ENTRY: u64 = 32;
 
@@ -66,8 +68,8 @@ impl BlockPlan {
                 ranks: 1,
             };
         };
-        let stack =
-            (budget / 16 / threads.max(1) as u64 / STACK_ENTRY).clamp(64, FREE_STACK as u64);
+        let stack = (budget / STACK_SHARE / threads.max(1) as u64 / STACK_ENTRY)
+            .clamp(64, FREE_STACK as u64);
         let work = budget / WORK_SHARE.1 * WORK_SHARE.0;
         if size <= work {
             return BlockPlan {

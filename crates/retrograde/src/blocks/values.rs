@@ -1,8 +1,10 @@
 //! The values of one rank's share of a layer being built (one process alone: the whole layer),
 //! one `i8` a position from the share's first position: in anonymous memory (huge pages) when
-//! they fit a quarter of the budget ([`VALUES_SHARE`]) or there is none; else in the scratch
+//! they fit the budget (`crate::build::values_in_memory`) or there is none; else in the scratch
 //! file `values`, mapped shared, its space reserved before it is mapped (file-backed pages: they
-//! leave the budget free). Either way the layer's file is written from them once, in order.
+//! leave the budget free). A layer solved by the phases keeps its best exits there (its values
+//! end in the work bytes); a Kalah layer solved in order of potential, its values, from which
+//! its file is written once, in order.
 
 use std::sync::atomic::AtomicI8;
 
@@ -26,8 +28,9 @@ impl Scratch {
     }
 }
 
-/// The share of a budget that a rank's values may take in anonymous memory: a quarter (the work
-/// bytes of a block take up to three quarters, [`super::WORK_SHARE`]).
+/// The share of a budget that a rank's values take in anonymous memory whatever else it holds: a
+/// quarter (the work bytes of a block take up to three quarters, [`super::WORK_SHARE`]); beside
+/// the work bytes of one block they may take more (`crate::build::values_in_memory`).
 pub const VALUES_SHARE: u64 = 4;
 
 /// The values of a rank's share of the layer being built (see the module documentation).
@@ -38,15 +41,14 @@ pub(crate) enum LayerValues {
 }
 
 impl LayerValues {
-    /// `len` zeroed values, within `memory` bytes if given.
+    /// `len` zeroed values: in memory if `in_memory` says so and the memory can be had, else in
+    /// a file of `scratch`.
     pub(crate) fn new(
         len: u64,
-        memory: Option<u64>,
+        in_memory: bool,
         scratch: &mut Scratch,
     ) -> Result<LayerValues, ScratchError> {
-        if memory.is_none_or(|m| len <= m / VALUES_SHARE)
-            && let Ok(cells) = AnonAtomics::new(len as usize)
-        {
+        if in_memory && let Ok(cells) = AnonAtomics::new(len as usize) {
             return Ok(LayerValues::Memory(cells));
         }
         scratch.values(len).map(LayerValues::Mapped)

@@ -14,8 +14,8 @@ use rayon::prelude::*;
 
 use super::exits::{LOSS_EXIT, OFFSET, PhaseList};
 use super::{
-    BATCH, COUNT, EXIT_LOW, LOSS, MAGNITUDE, MESSAGE_CHUNK, NO_EXIT, PENDING, PENDING_LOSS,
-    RESOLVED, SETTLED, Solving, pieces,
+    BATCH, COUNT, EXIT_LOW, LOSS, MESSAGE_CHUNK, NO_EXIT, PENDING, PENDING_LOSS, RESOLVED, SETTLED,
+    Solving, pieces,
 };
 use crate::PIECE;
 use crate::blocks::{BlockPlan, LOCAL_MESSAGES, LOST, Outbox, WorkBytes};
@@ -247,27 +247,6 @@ impl<'a, R: Rules> Block<'a, R> {
                 });
             });
         }
-    }
-
-    /// Writes the values of the block from its work bytes, after the last phase: a resolved
-    /// position's, 0 for one still unresolved (endless play). Run with no pass running.
-    pub(super) fn finish(&self) {
-        pieces(self.range.clone()).for_each(|(first, end)| {
-            for i in first..end {
-                let w = self.work(i).load(Relaxed);
-                debug_assert!(
-                    w & SETTLED != PENDING,
-                    "every pending position is propagated"
-                );
-                let m = (w & MAGNITUDE) as i8 + 1;
-                let value = match (w & RESOLVED != 0, w & LOSS != 0) {
-                    (false, _) => 0,
-                    (true, false) => m,
-                    (true, true) => -m,
-                };
-                self.value(i).store(value, Relaxed);
-            }
-        });
     }
 
     /// Sets position `i`'s work byte `w`, unless it is settled, to `next(w)` (one

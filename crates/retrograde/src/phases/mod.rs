@@ -11,7 +11,7 @@
 //!   strategy a module (`random`, `tiles`, `owners`) over one kernel for a position's moves.
 
 use std::ops::Range;
-use std::sync::atomic::AtomicI8;
+use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::Instant;
 
 use granary_index::LayerIndex;
@@ -56,7 +56,7 @@ use exits::Exits;
 // Every change of an unresolved byte is one compare-and-swap, so a settled byte (resolved or
 // pending) is never changed by another thread: only pending to resolved, by the thread that
 // propagates it. The values are written from the work bytes once, in order, after the last
-// phase (`Block::finish`).
+// phase ([`values_of`]), as the layer's file is written.
 const COUNT: u8 = 0x0f;
 const PLAYED: u8 = 0x10;
 const EXIT_LOW: u8 = 0x20;
@@ -103,6 +103,37 @@ pub(crate) struct Solved {
     pub sweep: Option<SweepReport>,
     /// This process's counts ([`crate::PhaseCounts`]; `written` left to the caller).
     pub counts: PhaseCounts,
+    /// The work bytes after the last phase, which hold the values ([`values_of`]).
+    pub work: Option<WorkBytes>,
+}
+
+/// The value of a position of work byte `w` after the last phase: a resolved position's, 0 for
+/// one never resolved (endless play). A table of the 256 bytes.
+const VALUE_OF: [i8; 256] = {
+    let mut table = [0i8; 256];
+    let mut w = 0;
+    while w < 256 {
+        let w8 = w as u8;
+        if w8 & RESOLVED != 0 {
+            let m = (w8 & MAGNITUDE) as i8 + 1;
+            table[w] = if w8 & LOSS != 0 { -m } else { m };
+        }
+        w += 1;
+    }
+    table
+};
+
+/// The values of positions from their work bytes after the last phase: `out[k]` from
+/// `work[k]` ([`VALUE_OF`]; `work` at least as long as `out`). Once no pass runs.
+pub(crate) fn values_of(work: &[AtomicU8], out: &mut [u8]) {
+    for (v, w) in out.iter_mut().zip(work) {
+        let w = w.load(Relaxed);
+        debug_assert!(
+            w & SETTLED != PENDING,
+            "every pending position is propagated"
+        );
+        *v = VALUE_OF[usize::from(w)] as u8;
+    }
 }
 
 impl From<ScratchError> for PhaseError {
@@ -272,15 +303,11 @@ impl SolveLayer<'_> {
             exits.release(t);
             save(&work, t - 1)?;
         }
-        // The values, from the work bytes (unresolved: endless play, worth 0).
-        for b in owned {
-            work.load(plan, b)?;
-            layer.block(&work, b).finish();
-        }
         Ok(Solved {
             traffic,
             sweep,
             counts,
+            work: Some(work),
         })
     }
 }
