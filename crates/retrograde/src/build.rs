@@ -66,8 +66,8 @@ pub struct BuildOptions {
     pub threads: Option<usize>,
     /// The builder's own memory (anonymous memory: the work bytes, the values where they fit
     /// beside them ([`values_in_memory`]), message buffers, stacks), in bytes, beside a small
-    /// constant ([`crate::blocks`]); a layer that does not fit is built in blocks. `None`: no limit,
-    /// every layer in one block. The bytes written are the same for every budget.
+    /// constant ([`crate::blocks`]); a layer that does not fit is built in blocks. `None`: no
+    /// limit, every layer in one block. The bytes written are the same for every budget.
     pub memory: Option<u64>,
     /// Compress each layer (table format version 2) as it is built, and the uncompressed layers
     /// already there: one process alone writes each layer compressed straight from its values

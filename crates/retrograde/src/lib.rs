@@ -46,8 +46,8 @@
 //! work does not fit is solved in blocks of its index range, parents in other blocks informed by
 //! messages kept in scratch files ([`blocks`]), to the same bytes; lower layers larger than a
 //! tile (a quarter of the budget at most, [`tile_bytes`]) are read by the first pass in tiles,
-//! each once a block and in order ([`sweep`]). Kalah layers that fit are solved in order of potential ([`acyclic`]); the others
-//! by the phases ([`phases`]).
+//! each once a block and in order ([`sweep`]). Kalah layers that fit are solved in order of
+//! potential ([`acyclic`]); the others by the phases ([`phases`]).
 //!
 //! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
 //! `lower` (private: the finished lower layers a move leaves into), [`phases`] (the phases over
