@@ -142,12 +142,23 @@ impl From<ScratchError> for PhaseError {
     }
 }
 
-/// The work pieces of a range of ranks: `(first, end)`.
+/// The work pieces of a range of ranks: `(first, end)`, each a job a thread may take.
+///
+/// Rayon's own splitting stops after a few halvings, and a thread then works through the part
+/// it holds to its end, alone once the other has finished: where the work is uneven over the
+/// ranks (a phase's positions gathered in part of the layer), the other thread waits on it for
+/// minutes at awari layer 35. So the range is split down to single pieces: a piece is tens of
+/// microseconds of work in a pass over bytes and up to milliseconds in a phase's scan, a job
+/// about a microsecond to hand over.
 fn pieces(range: Range<u64>) -> impl ParallelIterator<Item = (u64, u64)> {
     let Range { start, end } = range;
-    (0..(end - start).div_ceil(PIECE))
+    (0..(end - start).div_ceil(PIECE) as usize)
         .into_par_iter()
-        .map(move |p| (start + p * PIECE, (start + (p + 1) * PIECE).min(end)))
+        .with_max_len(1)
+        .map(move |p| {
+            let first = start + p as u64 * PIECE;
+            (first, (first + PIECE).min(end))
+        })
 }
 
 /// The solve of this process's blocks of a layer: fills `values` with their values

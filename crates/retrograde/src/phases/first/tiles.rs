@@ -18,6 +18,11 @@ use crate::phases::{BATCH, NO_EXIT, PLAYED, PhaseError, Solving, pieces};
 use crate::report::BuildObserver;
 use crate::sweep::{Loaded, Misses, SweepReport, Tiles, groups};
 
+/// Groups (of one opponent row, [`groups`]) a job of a tile's pass holds at most: a thread left
+/// without work takes the next job instead of waiting on the other's part of the layer, whose
+/// groups are uneven (the rows of a small opponent row by the thousand, of a full one a few).
+const GROUPS_A_JOB: usize = 64;
+
 /// The first pass of this process's blocks `owned`, block by block, each reading every tile.
 pub(in crate::phases) fn pass<R: Rules>(
     layer: &Solving<'_, R>,
@@ -66,7 +71,8 @@ impl<R: Rules> Block<'_, R> {
         let count = tiles.count() as u64;
         for t in 0..tiles.count() {
             let tile = tiles.load(t, lower, buf)?;
-            groups.par_iter().try_for_each_init(
+            let jobs = groups.par_iter().with_max_len(GROUPS_A_JOB);
+            jobs.try_for_each_init(
                 || Vec::with_capacity(BATCH),
                 |exits, &(opponent, start)| {
                     let mut missed = 0;
