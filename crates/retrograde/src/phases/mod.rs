@@ -146,10 +146,10 @@ impl From<ScratchError> for PhaseError {
 ///
 /// Rayon's own splitting stops after a few halvings, and a thread then works through the part
 /// it holds to its end, alone once the other has finished: where the work is uneven over the
-/// ranks (a phase's positions gathered in part of the layer), the other thread waits on it for
-/// minutes at awari layer 35. So the range is split down to single pieces: a piece is tens of
-/// microseconds of work in a pass over bytes and up to milliseconds in a phase's scan, a job
-/// about a microsecond to hand over.
+/// ranks (a phase's positions gathered in part of the layer), the other thread waits on it (for
+/// 30-40 s at the ends of phases at awari layer 33). So the range is split down to single
+/// pieces: a piece is tens of microseconds of work in a pass over bytes and up to milliseconds
+/// in a phase's scan, a job about a microsecond to hand over.
 fn pieces(range: Range<u64>) -> impl ParallelIterator<Item = (u64, u64)> {
     let Range { start, end } = range;
     (0..(end - start).div_ceil(PIECE) as usize)
