@@ -93,11 +93,12 @@ pub fn scratch_bytes(
             .filter(|&n| !set.layer_path(n).is_file())
             .map(|n| crate::tablebase::layer_positions(kind, n))
     };
+    // A layer of more positions than this is built in blocks.
+    let work_share = memory / WORK_SHARE.1 * WORK_SHARE.0;
     let work = missing()
-        .filter(|&positions| positions > memory / WORK_SHARE.1 * WORK_SHARE.0)
+        .filter(|&positions| positions > work_share)
         .max()
         .unwrap_or(0);
-    let work_share = memory / WORK_SHARE.1 * WORK_SHARE.0;
     let values = missing()
         .filter(|&positions| {
             let one_block = (positions <= work_share).then_some(positions);
