@@ -269,6 +269,7 @@ pub fn build_on(
             memory: Some(memory),
             compress,
             checkpoint_every,
+            region: None,
         },
         &events,
         peers,

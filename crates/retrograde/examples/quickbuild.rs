@@ -32,6 +32,7 @@ fn main() {
         memory: None,
         compress: None,
         checkpoint_every: None,
+        region: None,
     };
     granary_retrograde::build_layers(&dir, kind, max, opts, &Rates).unwrap();
 }

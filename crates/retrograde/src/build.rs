@@ -81,6 +81,11 @@ pub struct BuildOptions {
     /// checkpoints every rank's share and resumes when run again on the same ranks with the
     /// same budget and threads.
     pub checkpoint_every: Option<std::time::Duration>,
+    /// Positions of a region of the work bytes whose parents a thread informs together, at
+    /// least [`crate::PIECE`] (a setting to measure and test by; `None`:
+    /// [`crate::blocks::REGION`] in a block beyond the TLB's reach, else the
+    /// whole block: [`BlockPlan::region`]). The bytes written are the same for every region.
+    pub region: Option<u64>,
 }
 
 /// How often a layer saves a checkpoint unless told: 10 minutes (a checkpoint writes two bytes
@@ -301,7 +306,10 @@ pub fn build_layer(
     let acyclic = peers.size() == 1
         && matches!(kind.engine(), Engine::Kalah(_))
         && memory.is_none_or(|m| acyclic_fits(&index, m));
-    let plan = BlockPlan::distributed(size, memory, rayon::current_num_threads(), peers.size());
+    let mut plan = BlockPlan::distributed(size, memory, rayon::current_num_threads(), peers.size());
+    if let Some(region) = options.region {
+        plan.region = region.max(crate::PIECE);
+    }
     let span = plan.span(plan.owned(peers.rank()));
     let len = span.end - span.start;
     // This rank's checkpoint, resumed from only if every rank has one at the same phase.

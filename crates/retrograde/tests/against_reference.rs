@@ -106,6 +106,7 @@ fn check(game: Game, m: usize, max: u32) {
         memory: None,
         compress: None,
         checkpoint_every: None,
+        region: None,
     };
     build_layers(dir.path(), kind, max, options, &()).unwrap();
     let set = TableSet::new(dir.path(), kind);

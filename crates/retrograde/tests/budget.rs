@@ -12,6 +12,7 @@ fn build(dir: &std::path::Path, kind: TableKind, max: u32, memory: Option<u64>, 
         memory,
         compress: None,
         checkpoint_every: None,
+        region: None,
     };
     build_layers(dir, kind, max, options, &()).unwrap();
 }
@@ -103,6 +104,7 @@ fn lower_layers_read_in_tiles_compressed_or_not_give_the_same_files() {
                 memory: Some(256 << 10),
                 compress,
                 checkpoint_every: None,
+                region: None,
             };
             let reports = build_layers(dir.path(), kind, max, options, &()).unwrap();
             let swept = reports
@@ -194,6 +196,7 @@ fn kalah_to_64_seeds_by_the_phases_writes_the_same_files() {
         memory: Some(16 << 10),
         compress: None,
         checkpoint_every: None,
+        region: None,
     };
     let reports = build_layers(dir.path(), kind, 64, options, &()).unwrap();
     let phased = reports.iter().filter(|r| r.counts.is_some()).count();

@@ -73,6 +73,7 @@ fn check(game: Game, m: usize, seeds: u32, samples: usize) {
             memory: None,
             compress: None,
             checkpoint_every: None,
+            region: None,
         },
         &(),
     )

@@ -88,6 +88,7 @@ fn same_bytes_with(kind: TableKind, max: u32, runs: &[Vec<Option<u64>>]) {
         memory: None,
         compress: None,
         checkpoint_every: None,
+        region: None,
     };
     build_layers(solo.path(), kind, max, one, &()).unwrap();
     let expected = TableSet::new(solo.path(), kind);
@@ -145,6 +146,7 @@ fn on_ranks(
                     memory: budgets[rank],
                     compress,
                     checkpoint_every,
+                    region: None,
                 };
                 let reports = build_layers_on(dir, kind, max, options, &(), &peers).unwrap();
                 if rank == 0 {
@@ -207,6 +209,7 @@ fn ranks_asking_owners_read_compressed_lower_layers_and_checkpoint() {
         memory: None,
         compress: None,
         checkpoint_every: None,
+        region: None,
     };
     build_layers(plain.path(), kind, 12, one, &()).unwrap();
     // Small blocks: a rank's slice of a layer starts and ends inside blocks.

@@ -53,6 +53,7 @@ fn six_pit_tables(game: Game, max: u32) -> (tempfile::TempDir, TableSet) {
             memory: None,
             compress: None,
             checkpoint_every: None,
+            region: None,
         },
         &(),
     )

@@ -59,7 +59,7 @@ mod values;
 mod work;
 
 pub(crate) use outbox::{LOST, Outbox};
-pub use plan::{BlockPlan, LOCAL_MESSAGES, STACK_SHARE, WORK_SHARE};
+pub use plan::{BlockPlan, LOCAL_MESSAGES, REGION, STACK_SHARE, TLB_REACH, WORK_SHARE};
 pub(crate) use scratch::Scratch;
 pub use scratch::ScratchError;
 pub(crate) use values::LayerValues;

@@ -193,6 +193,7 @@ mod tests {
             messages: LOCAL_MESSAGES,
             stack: 64,
             ranks: 1,
+            region: PIECE,
         };
         let outbox = Outbox::new(&plan, Scratch::new(dir.path().join("s")));
         let mut sent = vec![Vec::new(); 4];
@@ -227,6 +228,7 @@ mod tests {
             messages: LOCAL_MESSAGES,
             stack: 64,
             ranks: 1,
+            region: PIECE,
         };
         let outbox = Outbox::new(&plan, Scratch::new(dir.path().join("s")));
         // Block 1: some in its file, some buffered.

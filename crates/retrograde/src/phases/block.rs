@@ -44,6 +44,8 @@ pub(super) struct Block<'a, R> {
     /// against the pool's `threads`: fewer, and a thread is idle.
     at_work: AtomicUsize,
     threads: usize,
+    /// Regions of the block's work bytes ([`BlockPlan::region`]).
+    regions: usize,
 }
 
 /// A thread at work on a part of a pass, counted in [`Block::at_work`] while it lives.
@@ -67,12 +69,22 @@ impl Drop for AtWork<'_> {
 /// hand them over. Under a small budget a share is an eighth of a thread's stack bound.
 const SHARE: usize = 1 << 11;
 
-/// What a thread carries through a pass: resolved positions to propagate, parents gathered for
-/// a batch, and messages for other blocks.
+/// A parent to inform: its rank, its board, and whether the child was lost.
+type Parent = (u64, Board, bool);
+
+/// Parents a region of the work bytes gathers before a thread informs them together, in a
+/// block of several regions ([`BlockPlan::region`]): their work bytes prefetched at once,
+/// within 128 MiB.
+const REGION_BATCH: usize = 128;
+
+/// What a thread carries through a pass: resolved positions to propagate, the parents gathered
+/// by region of the block (one region: a batch), and messages for other blocks.
 #[derive(Default)]
 struct Local {
     stack: Vec<(Board, i8)>,
-    batch: Vec<(u64, Board, bool)>,
+    parents: Vec<Vec<Parent>>,
+    /// The regions whose parents reached [`REGION_BATCH`].
+    full: Vec<usize>,
     messages: Vec<(u32, u32)>,
     /// The group of the last position the thread unranked ([`LayerIndex::unrank_near`]: a
     /// scan's positions come in rank order).
@@ -98,6 +110,10 @@ impl<'a, R: Rules> Block<'a, R> {
             waiting: AtomicUsize::new(0),
             at_work: AtomicUsize::new(0),
             threads: rayon::current_num_threads(),
+            regions: {
+                let range = layer.plan.range(b);
+                (range.end - range.start).div_ceil(layer.plan.region).max(1) as usize
+            },
         }
     }
 
@@ -332,14 +348,21 @@ impl<'a, R: Rules> Block<'a, R> {
     }
 
     /// Informs the parents of the queued positions (resolved as `+t` or `-t`) in phase `t`:
-    /// those in this block now, the others by message; while the stack holds at least `least`
-    /// of them (1: until it is empty).
+    /// those in this block now or soon, the others by message; while the stack holds at least
+    /// `least` of them (1: until it is empty and every parent gathered is informed).
     ///
     /// Parents are random accesses into the block: they are gathered for a batch of children and
     /// prefetched before any is updated, so the cache misses overlap. A cascade mostly leaves
     /// one position on the stack at a time, so the passes gather the positions they resolve
     /// until a batch is full (`least` = [`BATCH`]) and propagate what is left at the end of a
     /// piece or a chunk of messages ([`Block::done`]).
+    ///
+    /// In a block of one region (within the TLB's reach), a parent's work byte is prefetched as
+    /// the parent is ranked, and the batch's parents are informed after the batch. In a block of
+    /// several ([`BlockPlan::region`]), a parent waits in its region's list until the list
+    /// holds [`REGION_BATCH`] (or the thread's part of the pass ends); the list's work bytes are
+    /// then prefetched and informed together, at addresses in pages the TLB holds. The informs
+    /// commute, so the order does not change the bytes.
     ///
     /// A stack that grows long (a cascade of resolutions) hands a share of its positions to the
     /// pass ([`Block::share`]) whenever no earlier share waits, so that a thread left without
@@ -349,64 +372,116 @@ impl<'a, R: Rules> Block<'a, R> {
     fn propagate<'s>(&'s self, local: &mut Local, t: i8, scope: &Scope<'s>, least: usize) {
         let Local {
             stack,
-            batch,
+            parents,
+            full,
             messages,
             counted,
             ..
         } = local;
+        if parents.len() < self.regions {
+            parents.resize_with(self.regions, Vec::new);
+        }
+        let spread = self.regions > 1;
         let share = SHARE.min(self.plan.stack / 8).max(1);
-        while stack.len() >= least.max(1) {
-            if stack.len() >= 2 && self.waiting.load(Relaxed) == 0 {
-                // A long stack hands a share; a short one half of it while a thread is idle
-                // (the end of a pass, where one thread's cascade would go on alone).
-                let give = if stack.len() >= 2 * share {
-                    share
-                } else if self.at_work.load(Relaxed) < self.threads {
-                    stack.len() / 2
+        loop {
+            while stack.len() >= least.max(1) {
+                if stack.len() >= 2 && self.waiting.load(Relaxed) == 0 {
+                    // A long stack hands a share; a short one half of it while a thread is idle
+                    // (the end of a pass, where one thread's cascade would go on alone).
+                    let give = if stack.len() >= 2 * share {
+                        share
+                    } else if self.at_work.load(Relaxed) < self.threads {
+                        stack.len() / 2
+                    } else {
+                        0
+                    };
+                    if give > 0 {
+                        self.share(stack.split_off(stack.len() - give), t, scope);
+                    }
+                }
+                for _ in 0..BATCH {
+                    let Some((child, value)) = stack.pop() else {
+                        break;
+                    };
+                    let lost = value == -t;
+                    counted[1] += 1;
+                    // A parent whose move sowed only its own row has the child's mover row as
+                    // its opponent row: its rank is that row's block start, once a child, plus
+                    // its own row's rank ([`LayerIndex::block_start`]).
+                    let m = self.rules.pits();
+                    let opponent = child.mover_lanes(m);
+                    let mut start = None;
+                    for_each_parent(self.rules, self.index, child, |parent, _| {
+                        counted[2] += 1;
+                        let q = if parent.opponent_lanes(m) == opponent {
+                            *start.get_or_insert_with(|| self.index.block_start(opponent))
+                                + self.index.row_rank_on(parent.mover_lanes(m), m)
+                        } else {
+                            self.index.rank_on(parent, m)
+                        };
+                        debug_assert_eq!(q, self.index.rank_on(parent, m), "{parent:?}");
+                        if !self.range.contains(&q) {
+                            let (b, offset) = self.plan.locate(q);
+                            messages.push((b as u32, offset | if lost { LOST } else { 0 }));
+                        } else if spread {
+                            let r = ((q - self.range.start) / self.plan.region) as usize;
+                            let list = &mut parents[r];
+                            if list.capacity() == 0 {
+                                list.reserve(2 * REGION_BATCH);
+                            }
+                            list.push((q, parent, lost));
+                            if list.len() == REGION_BATCH {
+                                full.push(r);
+                            }
+                        } else {
+                            prefetch(self.work(q));
+                            parents[0].push((q, parent, lost));
+                        }
+                    });
+                }
+                if spread {
+                    for r in full.drain(..) {
+                        self.inform_all(&mut parents[r], true, t, stack);
+                    }
                 } else {
-                    0
-                };
-                if give > 0 {
-                    self.share(stack.split_off(stack.len() - give), t, scope);
+                    self.inform_all(&mut parents[0], false, t, stack);
+                }
+                if messages.len() >= LOCAL_MESSAGES {
+                    self.outbox.deliver(messages);
                 }
             }
-            batch.clear();
-            for _ in 0..BATCH {
-                let Some((child, value)) = stack.pop() else {
-                    break;
-                };
-                let lost = value == -t;
-                counted[1] += 1;
-                // A parent whose move sowed only its own row has the child's mover row as its
-                // opponent row: its rank is that row's block start, once a child, plus its own
-                // row's rank ([`LayerIndex::block_start`]).
-                let m = self.rules.pits();
-                let opponent = child.mover_lanes(m);
-                let mut start = None;
-                for_each_parent(self.rules, self.index, child, |parent, _| {
-                    counted[2] += 1;
-                    let q = if parent.opponent_lanes(m) == opponent {
-                        *start.get_or_insert_with(|| self.index.block_start(opponent))
-                            + self.index.row_rank_on(parent.mover_lanes(m), m)
-                    } else {
-                        self.index.rank_on(parent, m)
-                    };
-                    debug_assert_eq!(q, self.index.rank_on(parent, m), "{parent:?}");
-                    if self.range.contains(&q) {
-                        prefetch(self.work(q));
-                        batch.push((q, parent, lost));
-                    } else {
-                        let (b, offset) = self.plan.locate(q);
-                        messages.push((b as u32, offset | if lost { LOST } else { 0 }));
-                    }
-                });
+            if least > 1 || !spread {
+                return;
             }
-            for &(q, parent, child_lost) in batch.iter() {
-                self.inform(q, || parent, child_lost, t, stack);
+            // The end of the thread's part: every region's parents, then what they resolved.
+            let mut informed = false;
+            for list in parents.iter_mut().filter(|list| !list.is_empty()) {
+                informed = true;
+                self.inform_all(list, true, t, stack);
             }
-            if messages.len() >= LOCAL_MESSAGES {
-                self.outbox.deliver(messages);
+            if !informed {
+                return;
             }
+        }
+    }
+
+    /// Informs `parents` (emptied) in phase `t`, their work bytes prefetched together first
+    /// (`prefetch_now`) or already as they were gathered.
+    #[inline]
+    fn inform_all(
+        &self,
+        parents: &mut Vec<Parent>,
+        prefetch_now: bool,
+        t: i8,
+        stack: &mut Vec<(Board, i8)>,
+    ) {
+        if prefetch_now {
+            for &(q, ..) in parents.iter() {
+                prefetch(self.work(q));
+            }
+        }
+        for (q, parent, child_lost) in parents.drain(..) {
+            self.inform(q, || parent, child_lost, t, stack);
         }
     }
 
