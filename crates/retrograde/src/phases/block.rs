@@ -126,10 +126,14 @@ impl<'a, R: Rules> Block<'a, R> {
     }
 
     /// The end of a thread's piece, chunk of messages or share of a pass (phase `t`): what is
-    /// left on its stack propagated, its messages handed to the outbox, its counts added to the
+    /// left on its stack propagated, and the parents waiting in its regions' lists informed,
+    /// until neither holds any; its messages handed to the outbox, its counts added to the
     /// block's.
     fn done<'s>(&'s self, local: &mut Local, t: i8, scope: &Scope<'s>) {
         self.propagate(local, t, scope, 1);
+        while self.inform_waiting(local, t) {
+            self.propagate(local, t, scope, 1);
+        }
         self.outbox.deliver(&mut local.messages);
         for (total, c) in self.counted.iter().zip(&mut local.counted) {
             total.fetch_add(std::mem::take(c), Relaxed);
@@ -348,8 +352,8 @@ impl<'a, R: Rules> Block<'a, R> {
     }
 
     /// Informs the parents of the queued positions (resolved as `+t` or `-t`) in phase `t`:
-    /// those in this block now or soon, the others by message; while the stack holds at least
-    /// `least` of them (1: until it is empty and every parent gathered is informed).
+    /// those in this block now or in their region's list, the others by message; while the stack
+    /// holds at least `least` of them (1: until it is empty).
     ///
     /// Parents are random accesses into the block: they are gathered for a batch of children and
     /// prefetched before any is updated, so the cache misses overlap. A cascade mostly leaves
@@ -360,7 +364,7 @@ impl<'a, R: Rules> Block<'a, R> {
     /// In a block of one region (within the TLB's reach), a parent's work byte is prefetched as
     /// the parent is ranked, and the batch's parents are informed after the batch. In a block of
     /// several ([`BlockPlan::region`]), a parent waits in its region's list until the list
-    /// holds [`REGION_BATCH`] (or the thread's part of the pass ends); the list's work bytes are
+    /// holds [`REGION_BATCH`] (or the thread's part of the pass ends: [`Block::done`]); the list's work bytes are
     /// then prefetched and informed together, at addresses in pages the TLB holds. The informs
     /// commute, so the order does not change the bytes.
     ///
@@ -383,86 +387,83 @@ impl<'a, R: Rules> Block<'a, R> {
         }
         let spread = self.regions > 1;
         let share = SHARE.min(self.plan.stack / 8).max(1);
-        loop {
-            while stack.len() >= least.max(1) {
-                if stack.len() >= 2 && self.waiting.load(Relaxed) == 0 {
-                    // A long stack hands a share; a short one half of it while a thread is idle
-                    // (the end of a pass, where one thread's cascade would go on alone).
-                    let give = if stack.len() >= 2 * share {
-                        share
-                    } else if self.at_work.load(Relaxed) < self.threads {
-                        stack.len() / 2
-                    } else {
-                        0
-                    };
-                    if give > 0 {
-                        self.share(stack.split_off(stack.len() - give), t, scope);
-                    }
-                }
-                for _ in 0..BATCH {
-                    let Some((child, value)) = stack.pop() else {
-                        break;
-                    };
-                    let lost = value == -t;
-                    counted[1] += 1;
-                    // A parent whose move sowed only its own row has the child's mover row as
-                    // its opponent row: its rank is that row's block start, once a child, plus
-                    // its own row's rank ([`LayerIndex::block_start`]).
-                    let m = self.rules.pits();
-                    let opponent = child.mover_lanes(m);
-                    let mut start = None;
-                    for_each_parent(self.rules, self.index, child, |parent, _| {
-                        counted[2] += 1;
-                        let q = if parent.opponent_lanes(m) == opponent {
-                            *start.get_or_insert_with(|| self.index.block_start(opponent))
-                                + self.index.row_rank_on(parent.mover_lanes(m), m)
-                        } else {
-                            self.index.rank_on(parent, m)
-                        };
-                        debug_assert_eq!(q, self.index.rank_on(parent, m), "{parent:?}");
-                        if !self.range.contains(&q) {
-                            let (b, offset) = self.plan.locate(q);
-                            messages.push((b as u32, offset | if lost { LOST } else { 0 }));
-                        } else if spread {
-                            let r = ((q - self.range.start) / self.plan.region) as usize;
-                            let list = &mut parents[r];
-                            if list.capacity() == 0 {
-                                list.reserve(2 * REGION_BATCH);
-                            }
-                            list.push((q, parent, lost));
-                            if list.len() == REGION_BATCH {
-                                full.push(r);
-                            }
-                        } else {
-                            prefetch(self.work(q));
-                            parents[0].push((q, parent, lost));
-                        }
-                    });
-                }
-                if spread {
-                    for r in full.drain(..) {
-                        self.inform_all(&mut parents[r], true, t, stack);
-                    }
+        while stack.len() >= least.max(1) {
+            if stack.len() >= 2 && self.waiting.load(Relaxed) == 0 {
+                // A long stack hands a share; a short one half of it while a thread is idle
+                // (the end of a pass, where one thread's cascade would go on alone).
+                let give = if stack.len() >= 2 * share {
+                    share
+                } else if self.at_work.load(Relaxed) < self.threads {
+                    stack.len() / 2
                 } else {
-                    self.inform_all(&mut parents[0], false, t, stack);
+                    0
+                };
+                if give > 0 {
+                    self.share(stack.split_off(stack.len() - give), t, scope);
                 }
-                if messages.len() >= LOCAL_MESSAGES {
-                    self.outbox.deliver(messages);
+            }
+            for _ in 0..BATCH {
+                let Some((child, value)) = stack.pop() else {
+                    break;
+                };
+                let lost = value == -t;
+                counted[1] += 1;
+                // A parent whose move sowed only its own row has the child's mover row as
+                // its opponent row: its rank is that row's block start, once a child, plus
+                // its own row's rank ([`LayerIndex::block_start`]).
+                let m = self.rules.pits();
+                let opponent = child.mover_lanes(m);
+                let mut start = None;
+                for_each_parent(self.rules, self.index, child, |parent, _| {
+                    counted[2] += 1;
+                    let q = if parent.opponent_lanes(m) == opponent {
+                        *start.get_or_insert_with(|| self.index.block_start(opponent))
+                            + self.index.row_rank_on(parent.mover_lanes(m), m)
+                    } else {
+                        self.index.rank_on(parent, m)
+                    };
+                    debug_assert_eq!(q, self.index.rank_on(parent, m), "{parent:?}");
+                    if !self.range.contains(&q) {
+                        let (b, offset) = self.plan.locate(q);
+                        messages.push((b as u32, offset | if lost { LOST } else { 0 }));
+                    } else if spread {
+                        let r = ((q - self.range.start) / self.plan.region) as usize;
+                        let list = &mut parents[r];
+                        if list.capacity() == 0 {
+                            list.reserve(2 * REGION_BATCH);
+                        }
+                        list.push((q, parent, lost));
+                        if list.len() == REGION_BATCH {
+                            full.push(r);
+                        }
+                    } else {
+                        prefetch(self.work(q));
+                        parents[0].push((q, parent, lost));
+                    }
+                });
+            }
+            if spread {
+                for r in full.drain(..) {
+                    self.inform_all(&mut parents[r], true, t, stack);
                 }
+            } else {
+                self.inform_all(&mut parents[0], false, t, stack);
             }
-            if least > 1 || !spread {
-                return;
-            }
-            // The end of the thread's part: every region's parents, then what they resolved.
-            let mut informed = false;
-            for list in parents.iter_mut().filter(|list| !list.is_empty()) {
-                informed = true;
-                self.inform_all(list, true, t, stack);
-            }
-            if !informed {
-                return;
+            if messages.len() >= LOCAL_MESSAGES {
+                self.outbox.deliver(messages);
             }
         }
+    }
+
+    /// Informs the parents waiting in the thread's regions' lists in phase `t`; whether there
+    /// were any.
+    fn inform_waiting(&self, local: &mut Local, t: i8) -> bool {
+        let mut informed = false;
+        for list in local.parents.iter_mut().filter(|list| !list.is_empty()) {
+            informed = true;
+            self.inform_all(list, true, t, &mut local.stack);
+        }
+        informed
     }
 
     /// Informs `parents` (emptied) in phase `t`, their work bytes prefetched together first
