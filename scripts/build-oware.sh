@@ -16,7 +16,7 @@
 # With 24 GiB, `--memory 18G` builds layer 36 in one block (13.3 GiB of work bytes). On a disk of
 # about 80 GB, layers 35 and 36 fit only without checkpoints (each takes two bytes a position,
 # twice while one replaces the last): add `--no-checkpoints`, and start them at the beginning of
-# a working period. From nothing to 36 on 2 cores (docs/scale.md: about 3 h 15 min, 0..=35 measured):
+# a working period. From nothing to 36 on 2 cores (docs/scale.md: 2 h 17 min, measured):
 #   GRANARY_TABLES=<dir> nohup nice -n 10 scripts/build-awari.sh 36 --memory 18G --no-checkpoints > ~/awari.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/.."
