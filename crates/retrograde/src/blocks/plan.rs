@@ -58,8 +58,9 @@ pub struct BlockPlan {
 /// The most work bytes (positions) in which a block's parents are informed as they come:
 /// beyond them, the addresses of random work bytes on 2 MiB pages miss the TLB, and a thread
 /// gathers parents by region ([`REGION`]) first. Awari layers 33 and 34 (6.5e9 and 8.5e9
-/// positions) built in 0.79x and 0.80x the time with regions (`docs/benchmarks.md`); below
-/// 4 Gi positions regions are not measured.
+/// positions) built in 0.79x and 0.80x the time with regions (`docs/benchmarks.md`). Below
+/// 4 Gi positions they pay too in the one pair measured (layer 30, 2.7e9 positions: 0.91x);
+/// where they stop paying is not swept.
 pub const TLB_REACH: u64 = 1 << 32;
 
 /// A region of a block beyond [`TLB_REACH`]: 128 MiB of work bytes, 64 huge pages. A thread

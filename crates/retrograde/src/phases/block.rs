@@ -96,6 +96,8 @@ struct Local {
 impl<'a, R: Rules> Block<'a, R> {
     /// Block `b` of `layer`, whose work bytes are those in use in `work`.
     pub(super) fn new(layer: &Solving<'a, R>, work: &'a WorkBytes, b: usize) -> Self {
+        let range = layer.plan.range(b);
+        let regions = (range.end - range.start).div_ceil(layer.plan.region).max(1) as usize;
         Block {
             rules: layer.rules,
             index: layer.index,
@@ -103,17 +105,14 @@ impl<'a, R: Rules> Block<'a, R> {
             base: layer.base,
             work: work.entries(),
             plan: layer.plan,
-            range: layer.plan.range(b),
+            range,
             outbox: layer.outbox,
             pending: AtomicBool::new(false),
             counted: Default::default(),
             waiting: AtomicUsize::new(0),
             at_work: AtomicUsize::new(0),
             threads: rayon::current_num_threads(),
-            regions: {
-                let range = layer.plan.range(b);
-                (range.end - range.start).div_ceil(layer.plan.region).max(1) as usize
-            },
+            regions,
         }
     }
 
