@@ -8,7 +8,7 @@ use granary_bao::engine::{Engine, greedy};
 use granary_bao::{BaoRules, Move, Position, Start, legal_moves};
 use granary_rules::Side;
 
-#[path = "../tests/common/rng.rs"]
+#[path = "../tests/it/common/rng.rs"]
 mod rng;
 
 use rng::Rng;

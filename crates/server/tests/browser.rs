@@ -7,13 +7,14 @@
 //! position keeps its text and says what is wrong), and a phone's width; the game selector's
 //! choice of a rule set whose tables are present.
 //!
-//! `#[ignore]`d, as it needs chromedriver and Chromium: `.ci/run` installs them and runs it
-//! (`cargo test -p granary-server --test browser -- --ignored`); run that way without
-//! chromedriver it says `NOT RUN`, and fails when `CI` is set.
+//! Behind the crate's `browser` feature, as it needs chromedriver and Chromium (a plain
+//! `cargo test` neither compiles nor links its WebDriver client): `.ci/run` installs them and runs
+//! it (`cargo test --profile ci -p granary-server --features browser --test browser`); run that
+//! way without chromedriver it says `NOT RUN`, and fails when `CI` is set.
 //!
 //! With `GRANARY_SCREENSHOTS=DIR` it saves `kalah.png`, `oware.png` and `bao.png` there, at a
 //! desktop width (`docs/screenshots/` holds them:
-//! `GRANARY_SCREENSHOTS=$PWD/docs/screenshots cargo test --profile ci -p granary-server --test browser -- --ignored`).
+//! `GRANARY_SCREENSHOTS=$PWD/docs/screenshots cargo test --profile ci -p granary-server --features browser --test browser`).
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -230,7 +231,6 @@ async fn screenshot(client: &Client, name: &str) {
 }
 
 #[test]
-#[ignore = "needs chromedriver and chromium (Debian: chromium-driver)"]
 fn the_page_lists_moves_and_plays_a_click_in_every_game() {
     if Command::new("chromedriver")
         .arg("--version")

@@ -144,7 +144,7 @@ fn check_game(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+    #![proptest_config(crate::cases(3000))]
 
     #[test]
     fn packed_matches_reference(

@@ -3,9 +3,7 @@
 //! answers with no tables; its records re-check from scratch; foreign and damaged journals are
 //! refused.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;

@@ -4,14 +4,13 @@
 //! A damaged checkpoint is refused with a line saying so, and the layer starts over, to the
 //! same bytes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
+use std::process::{Child, Stdio};
+use std::sync::OnceLock;
 
 const GAME: [&str; 3] = ["oware", "--rules", "awari"];
-use std::process::{Child, Stdio};
 
 /// The phase of a build's "checkpoint saved" line (`layer 15: checkpoint saved, a rerun
 /// resumes at phase 12`).
@@ -43,11 +42,49 @@ fn kill_after_a_phase(child: &mut Child) -> u32 {
     );
 }
 
+/// The files of awari layers 0..=15 as a build never stopped writes them (name and bytes), built
+/// once for all the tests of this file.
+fn never_stopped() -> &'static [(String, Vec<u8>)] {
+    static FILES: OnceLock<Vec<(String, Vec<u8>)>> = OnceLock::new();
+    FILES.get_or_init(|| {
+        let plain = tempfile::tempdir().unwrap();
+        build(plain.path(), &GAME, 15, 2);
+        let kind = plain.path().join("oware-6-awari");
+        let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(&kind)
+            .unwrap()
+            .map(|entry| {
+                let entry = entry.unwrap();
+                assert!(entry.file_type().unwrap().is_file(), "{entry:?}");
+                let name = entry.file_name().into_string().unwrap();
+                (name, std::fs::read(entry.path()).unwrap())
+            })
+            .collect();
+        files.sort();
+        files
+    })
+}
+
 /// Awari layer 15 as a build never stopped writes it.
-fn layer_15() -> Vec<u8> {
-    let plain = tempfile::tempdir().unwrap();
-    build(plain.path(), &GAME, 15, 2);
-    std::fs::read(plain.path().join("oware-6-awari/layer-015.tbl")).unwrap()
+fn layer_15() -> &'static [u8] {
+    never_stopped()
+        .iter()
+        .find(|(name, _)| name == "layer-015.tbl")
+        .map(|(_, bytes)| bytes.as_slice())
+        .expect("layer 15 is built")
+}
+
+/// A fresh table directory holding what a build of awari to 14 seeds writes: the files of
+/// [`never_stopped`] but layer 15's.
+fn lower_layers() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let kind = dir.path().join("oware-6-awari");
+    std::fs::create_dir(&kind).unwrap();
+    for (name, bytes) in never_stopped() {
+        if name != "layer-015.tbl" {
+            std::fs::write(kind.join(name), bytes).unwrap();
+        }
+    }
+    dir
 }
 
 /// A build of awari layer 15 over lower layers built in a fresh directory, a checkpoint after
@@ -62,8 +99,7 @@ struct Stopped {
 
 impl Stopped {
     fn new(memory: Option<&str>) -> Stopped {
-        let dir = tempfile::tempdir().unwrap();
-        build(dir.path(), &GAME, 14, 2);
+        let dir = lower_layers();
         let mut args: Vec<String> = ["build"]
             .iter()
             .chain(&GAME)
@@ -178,8 +214,7 @@ fn a_damaged_checkpoint_is_refused_and_the_layer_starts_over_to_the_same_bytes()
 #[test]
 fn a_build_without_checkpoints_saves_none_and_writes_the_same_bytes() {
     let expected = layer_15();
-    let dir = tempfile::tempdir().unwrap();
-    build(dir.path(), &GAME, 14, 2);
+    let dir = lower_layers();
     let path = dir.path().to_str().unwrap();
     let layer = dir.path().join("oware-6-awari/layer-015.tbl");
     for (flag, saves) in [("--checkpoint-every=0", true), ("--no-checkpoints", false)] {

@@ -3,14 +3,12 @@
 //! MPI job search them), gives the values of a plain minimax and of a solve alone, and the jobs
 //! are really taken, given up and answered.
 
-mod common;
-
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering::Relaxed};
 use std::time::Duration;
 
-use common::minimax;
+use crate::common::minimax;
 use granary_rules::reference::Reference;
 use granary_rules::{Capture, Game, Kalah, Position, Sweep, Variant};
 use granary_search::{Remote, Remoted, Solver};

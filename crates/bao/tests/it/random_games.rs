@@ -2,9 +2,7 @@
 //! to move has an empty front row, or no legal move (none the rules allow, or only endless ones).
 //! Every position on the way keeps the 64 seeds and the rules' own invariants.
 
-mod common;
-
-use common::rng::Rng;
+use crate::common::rng::Rng;
 use granary_bao::board::{NYUMBA, ROW};
 use granary_bao::{BaoRules, Position, Start, generate};
 use granary_rules::Side;

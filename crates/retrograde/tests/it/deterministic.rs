@@ -71,12 +71,11 @@ fn one_two_and_three_threads_write_the_same_files() {
 }
 
 /// Parents informed region by region, as in a block beyond the TLB's reach
-/// (`BlockPlan::region`; here regions of one work piece, up to 387 a layer), on one, two and
-/// three threads, in one block and in blocks under a budget: the same bytes as parents informed
-/// as they come. Kalah's layers fit its builder in order of potential unless the budget is
-/// small: only that case reaches the phases (layers 13 and 14).
-#[test]
-fn parents_informed_by_region_write_the_same_files() {
+/// (`BlockPlan::region`; here regions of one work piece, more than a hundred a layer at awari 14 and 387 at
+/// awari 16), on one, two and three threads, in one block and in blocks under a budget: the same
+/// bytes as parents informed as they come. Kalah's layers fit its builder in order of potential
+/// unless the budget is small: only that case reaches the phases (layers 13 and 14).
+fn parents_informed_by_region(awari_max: u32) {
     let awari = Game::Oware {
         rules: OwareRules::Awari,
     };
@@ -88,7 +87,11 @@ fn parents_informed_by_region_write_the_same_files() {
     // Each game, its top layer, and its threads and budgets.
     type Settings<'a> = &'a [(usize, Option<u64>)];
     let cases: [(Game, u32, Settings); 2] = [
-        (awari, 16, &[(1, None), (2, None), (3, None), (2, budget)]),
+        (
+            awari,
+            awari_max,
+            &[(1, None), (2, None), (3, None), (2, budget)],
+        ),
         (kalah, 14, &[(2, budget)]),
     ];
     for (game, max, settings) in cases {
@@ -111,4 +114,15 @@ fn parents_informed_by_region_write_the_same_files() {
             }
         }
     }
+}
+
+#[test]
+fn parents_informed_by_region_write_the_same_files() {
+    parents_informed_by_region(14);
+}
+
+#[test]
+#[ignore = "slow (about 35 s on 2 cores): .ci/run runs it, or cargo test -- --ignored"]
+fn parents_informed_by_region_write_the_same_files_to_awari_16() {
+    parents_informed_by_region(16);
 }

@@ -3,9 +3,7 @@
 //! queries the same; `verify` passes on good compressed files and names a damaged one; a
 //! compressed Kalah set solves to the same value.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 use granary_tables::{Layer, TableKind, TableSet};

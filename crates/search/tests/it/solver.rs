@@ -1,9 +1,7 @@
 //! The solver against independent values: a plain minimax on the reference rules for small Kalah
 //! games, and full tables for random positions searched with a lower table horizon.
 
-mod common;
-
-use common::minimax;
+use crate::common::minimax;
 use std::collections::HashMap;
 
 use granary_retrograde::{BuildOptions, build_layers};

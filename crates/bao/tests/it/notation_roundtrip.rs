@@ -7,7 +7,7 @@ use granary_rules::Side;
 use proptest::prelude::*;
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(300))]
+    #![proptest_config(crate::common::cases(300))]
 
     #[test]
     fn positions_and_moves_round_trip(

@@ -1,10 +1,8 @@
 //! Proof-number search against the depth-limited proof search on positions of random games:
 //! wherever either decides a position, they must agree.
 
-mod common;
-
-use common::reference;
-use common::rng::Rng;
+use crate::common::reference;
+use crate::common::rng::Rng;
 use granary_bao::notation::parse_position;
 use granary_bao::pns::{self, Verdict};
 use granary_bao::prove::{Proof, Prover};

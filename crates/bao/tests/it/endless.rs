@@ -42,7 +42,7 @@ fn position(mine: [u8; 16], theirs: [u8; 16]) -> Position {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(3000))]
+    #![proptest_config(crate::common::cases(3000))]
 
     /// Bao la kujifunza, mtaji stage, South without a capture: every move is a takasa. Each start
     /// the engine finds endless must loop in the plain simulation, and every legal move must end

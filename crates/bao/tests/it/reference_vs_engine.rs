@@ -1,10 +1,8 @@
 //! The engine against the plain implementation of `common/reference.rs`: perft counts of the
 //! committed data, and every move (its text and resulting position) along random games.
 
-mod common;
-
-use common::reference;
-use common::rng::Rng;
+use crate::common::reference;
+use crate::common::rng::Rng;
 use granary_bao::notation::{format_position, parse_position};
 use granary_bao::{BaoRules, Position, generate};
 

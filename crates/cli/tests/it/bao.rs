@@ -1,8 +1,6 @@
 //! `granary show|perft|solve|play bao` as a user runs them.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::io::Write;
 use std::process::Stdio;
 

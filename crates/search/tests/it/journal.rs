@@ -3,11 +3,9 @@
 //! minimax's value and root move values; a finished journal answers alone; every record holds
 //! when proved again from scratch, and a false one does not.
 
-mod common;
-
 use std::collections::HashMap;
 
-use common::minimax;
+use crate::common::minimax;
 use std::sync::Arc;
 
 use granary_rules::reference::Reference;

@@ -1,9 +1,7 @@
 //! Tables end to end through the `granary` binary: build, query, verify, info; determinism,
 //! resume, and every kind of bad file refused with a named error and exit code 2.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 #[test]

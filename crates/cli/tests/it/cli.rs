@@ -1,8 +1,6 @@
 //! The `granary` binary as a user runs it: outputs, JSON fields, errors and exit codes.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 #[test]
 fn show_json_fields() {

@@ -1,9 +1,7 @@
 //! What the command line says about itself: the help of a bare `granary`, the shells'
 //! completion scripts and the man page, all written from the argument definitions.
 
-mod common;
-
-use common::*;
+use crate::common::*;
 
 /// The subcommands as `granary --help` lists them (the lines under `Commands:`).
 fn subcommands() -> Vec<String> {

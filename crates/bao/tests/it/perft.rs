@@ -1,8 +1,8 @@
 //! Perft counts of `data/perft/bao.csv` (every rule set and option, the start and the KIBA
 //! diagrams' positions), against the engine. Regenerate with `scripts/perft-table.sh`.
 //! The rows of up to 200,000 nodes are also counted by the plain implementation of
-//! `tests/common/reference.rs` (`tests/reference_vs_engine.rs`), which establishes them
-//! independently; the rules themselves are pinned by `tests/kiba.rs`.
+//! `tests/it/common/reference.rs` (`tests/it/reference_vs_engine.rs`), which establishes them
+//! independently; the rules themselves are pinned by `tests/it/kiba.rs`.
 
 use granary_bao::notation::parse_position;
 use granary_bao::perft::{divide, perft};

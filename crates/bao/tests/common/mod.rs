@@ -1,2 +1,0 @@
-pub mod reference;
-pub mod rng;

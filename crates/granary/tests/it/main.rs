@@ -1,0 +1,6 @@
+//! `granary`'s integration tests in one binary (compiled and linked once): a module a concern.
+
+mod choose;
+mod modules;
+mod query;
+mod worth;

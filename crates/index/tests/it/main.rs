@@ -1,0 +1,4 @@
+//! `granary-index`'s integration tests in one binary (compiled and linked once): a module a concern.
+
+mod index;
+mod roundtrip;
