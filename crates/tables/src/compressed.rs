@@ -360,10 +360,9 @@ mod tests {
     use crate::compress::{CompressOptions, compress_layer};
     use crate::format::TableKind;
     use crate::layer::Layer;
-    use crate::writer::LayerWriter;
+    use crate::writer::SharedLayer;
     use crate::writer::temp_path;
     use granary_rules::{Capture, Game, Sweep};
-    use std::sync::atomic::Ordering::Relaxed;
     use zerocopy::IntoBytes;
 
     const KIND: TableKind = TableKind {
@@ -396,10 +395,12 @@ mod tests {
                 v as i8 as u8
             })
             .collect();
-        let mut writer = LayerWriter::create(&path, KIND, SEEDS, entries).unwrap();
-        for (cell, &v) in writer.entries().iter().zip(&values) {
-            cell.store(v as i8, Relaxed);
-        }
+        let writer = SharedLayer::create(&path, KIND, SEEDS, entries).unwrap();
+        writer
+            .write_parts(0, entries, |from, part| {
+                part.copy_from_slice(&values[from as usize..from as usize + part.len()]);
+            })
+            .unwrap();
         writer.finish().unwrap();
         (path, values)
     }

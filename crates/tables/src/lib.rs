@@ -31,4 +31,4 @@ pub use error::TableError;
 pub use format::{Header, TableKind};
 pub use layer::{Layer, huge_anon, prefetch};
 pub use set::{TableSet, WriteLock};
-pub use writer::{LayerWriter, SharedLayer};
+pub use writer::SharedLayer;

@@ -1,32 +1,19 @@
-//! Writing a layer: to `<name>.tmp`, its disk space reserved, memory-mapped, then checksummed,
-//! flushed and renamed, so a finished name always holds a complete, checked table.
+//! Writing a layer: to `<name>.tmp`, its disk space reserved, its entries written with positioned
+//! writes, then checksummed, synced and renamed, so a finished name always holds a complete,
+//! checked table.
 //!
-//! The space is reserved (`fallocate`) before the file is mapped: a write into a memory map of a
-//! sparse file on a full disk would kill the process with SIGBUS, while a failed reservation is an
-//! ordinary error ([`TableError::NoSpace`]). A writer dropped before [`LayerWriter::finish`] (an
-//! error, a panic) removes its temporary file.
+//! The space is reserved (`fallocate`) before anything is written: a full disk is then an
+//! ordinary error ([`TableError::NoSpace`]) when the file is created, never a failure halfway
+//! through the entries. A creator dropped before [`SharedLayer::finish`] (an error, a panic)
+//! removes its temporary file. (A compressed layer is written by `crate::compress`.)
 
 use std::fs::{File, OpenOptions};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::AtomicI8;
 
-use memmap2::MmapMut;
 use zerocopy::IntoBytes;
 
 use crate::error::TableError;
 use crate::format::{HEADER_LEN, TableKind};
-
-/// A layer being written.
-#[derive(Debug)]
-pub struct LayerWriter {
-    final_path: PathBuf,
-    temp: TempFile,
-    file: File,
-    map: MmapMut,
-    kind: TableKind,
-    seeds: u32,
-    entries: u64,
-}
 
 /// A temporary file, removed when dropped unless it was renamed ([`TempFile::rename`]).
 #[derive(Debug)]
@@ -138,78 +125,6 @@ pub fn sync_parent(path: &Path) {
     }
 }
 
-impl LayerWriter {
-    /// Creates `<path>.tmp` sized for `entries` positions (zero-filled), replacing any left over
-    /// from an interrupted build.
-    ///
-    /// # Errors
-    /// If the file cannot be created, sized or mapped.
-    pub fn create(
-        path: &Path,
-        kind: TableKind,
-        seeds: u32,
-        entries: u64,
-    ) -> Result<LayerWriter, TableError> {
-        let (temp, file) = create_temp(path, entries)?;
-        LayerWriter::map(path, temp, file, kind, seeds, entries)
-    }
-
-    /// The writer of the temporary file `file` (at `temp`, sized and reserved for `entries`).
-    fn map(
-        path: &Path,
-        temp: TempFile,
-        file: File,
-        kind: TableKind,
-        seeds: u32,
-        entries: u64,
-    ) -> Result<LayerWriter, TableError> {
-        // SAFETY: the layer's temporary file, which only this process writes (the build holds
-        // the kind's write lock) until it is renamed; no other mapping of it exists. Its blocks
-        // are reserved, so a write through the map cannot fault for want of disk space.
-        let map = unsafe { MmapMut::map_mut(&file) }.map_err(TableError::io(&temp.path))?;
-        Ok(LayerWriter {
-            final_path: path.into(),
-            temp,
-            file,
-            map,
-            kind,
-            seeds,
-            entries,
-        })
-    }
-
-    /// The entries, for threads to fill in parallel.
-    #[must_use]
-    pub fn entries(&mut self) -> &[AtomicI8] {
-        let data = &mut self.map[HEADER_LEN..];
-        // SAFETY: `AtomicI8` has the same size, alignment and bit validity as `u8`, and the
-        // exclusive borrow of `self` guarantees no other reference to these bytes exists while
-        // the returned slice lives.
-        unsafe { &*(std::ptr::from_mut::<[u8]>(data) as *const [AtomicI8]) }
-    }
-
-    /// Checksums the entries, writes the header, flushes and renames the file to its final name.
-    ///
-    /// # Errors
-    /// If flushing, syncing or renaming fails; the final name is then untouched and the
-    /// temporary file removed.
-    pub fn finish(mut self) -> Result<PathBuf, TableError> {
-        let mut header = self.kind.header(self.seeds, self.entries);
-        header.data_crc32 = crc32fast::hash(&self.map[HEADER_LEN..]).into();
-        header.header_crc32 = header.compute_crc().into();
-        self.map[..HEADER_LEN].copy_from_slice(header.as_bytes());
-        self.map.flush().map_err(TableError::io(&self.temp.path))?;
-        self.file
-            .sync_all()
-            .map_err(TableError::io(&self.temp.path))?;
-        self.temp
-            .rename(&self.final_path)
-            .map_err(TableError::io(&self.final_path))?;
-        sync_parent(&self.final_path);
-        Ok(self.final_path)
-    }
-}
-
 /// A layer written in parts by the processes of a distributed build, each the entries of its
 /// slice: one creates the temporary file ([`SharedLayer::create`]) and finishes it once every
 /// part is written ([`SharedLayer::finish`]); the others open it ([`SharedLayer::join`]).
@@ -233,7 +148,8 @@ pub struct SharedLayer {
 const PART: u64 = 1 << 22;
 
 impl SharedLayer {
-    /// Creates `<path>.tmp` for `entries` entries, its space reserved, as [`LayerWriter::create`].
+    /// Creates `<path>.tmp` sized for `entries` entries (zero-filled), its space reserved,
+    /// replacing any left over from an interrupted build.
     ///
     /// # Errors
     /// If the file cannot be created or its space reserved.
