@@ -66,11 +66,9 @@ use granary_tables::Layer;
 use granary_tables::probe::terminal_value;
 use rayon::prelude::*;
 
-use crate::lower::Lower;
+use crate::lower::{Lower, NO_EXIT};
 use crate::report::BuildObserver;
 
-/// The value byte of a position with no move leaving the layer (values never reach -128).
-pub(crate) const NO_EXIT: i8 = i8::MIN;
 /// Mover rows a work piece of the exit pass.
 const EXIT_RUN: usize = 64;
 /// Mover rows a tile of the second pass takes at most.

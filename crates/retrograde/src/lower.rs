@@ -4,6 +4,14 @@ use granary_tables::Layer;
 
 use crate::owners::Owners;
 
+/// The best exit of a position with no move leaving the layer, as a value byte holds it: below
+/// every value and every exit (they never reach -128).
+pub(crate) const NO_EXIT: i8 = i8::MIN;
+
+/// Entries of a lower layer read as one piece where a range of it is loaded, several pieces at
+/// once (a tile: [`crate::sweep`]; a rank's slice: [`crate::owners`]).
+pub(crate) const LOAD_PIECE: u64 = 1 << 22;
+
 /// The finished lower layers, checked and mapped, and how the first pass reads them.
 pub(crate) struct Lower<'a> {
     pub(crate) layers: Vec<&'a Layer>,

@@ -37,6 +37,7 @@ use std::ops::Range;
 use granary_tables::{Layer, TableError};
 use rayon::prelude::*;
 
+use crate::lower::LOAD_PIECE;
 use crate::peers::{Peers, Traffic};
 
 /// The most positions of a rank's chunk of a round of the first pass. A position has at most
@@ -44,9 +45,6 @@ use crate::peers::{Peers, Traffic};
 /// 2 received by the owner, a ledger line, a byte of answer), so a round of 6-pit positions
 /// holds at most about 66 MB.
 pub(crate) const ROUND: u64 = 1 << 19;
-
-/// Entries a piece of a slice's load (several pieces load at once).
-const LOAD_PIECE: usize = 1 << 22;
 
 /// The most entries an offset within a slice may have (26 + 32 bits: lookups' encoding).
 const OFFSET_BITS: u32 = 58;
@@ -110,10 +108,10 @@ impl Owners {
                     })?;
                 slice.resize((end - first) as usize, 0);
                 slice
-                    .par_chunks_mut(LOAD_PIECE)
+                    .par_chunks_mut(LOAD_PIECE as usize)
                     .enumerate()
                     .try_for_each(|(i, piece)| {
-                        layer.read_range(first + (i * LOAD_PIECE) as u64, piece)
+                        layer.read_range(first + i as u64 * LOAD_PIECE, piece)
                     })?;
                 Ok(slice)
             })
@@ -209,13 +207,17 @@ impl Owners {
 pub(crate) struct Asks {
     lookups: Vec<Vec<u32>>,
     ledger: Vec<Vec<u64>>,
+    /// The positions of the piece, which its ledger lines name.
+    positions: Range<u64>,
 }
 
 impl Asks {
-    pub(crate) fn new(owners: &Owners) -> Self {
+    /// The asks of the piece of positions `positions`, none yet.
+    pub(crate) fn new(owners: &Owners, positions: Range<u64>) -> Self {
         Asks {
             lookups: vec![Vec::new(); owners.ranks],
             ledger: vec![Vec::new(); owners.ranks],
+            positions,
         }
     }
 
@@ -231,6 +233,10 @@ impl Asks {
         gain: i32,
         again: bool,
     ) {
+        debug_assert!(
+            self.positions.contains(&position),
+            "a position of the piece"
+        );
         let size = owners.sizes[seeds as usize];
         let o = owner(size, entry, owners.ranks);
         let offset = entry - start(size, o, owners.ranks);
@@ -248,8 +254,14 @@ fn exit(line: u64, value: i8) -> (u64, i32) {
 }
 
 /// Calls `best(position, exit)` for every ledger line of `asks` with the answers of
-/// [`Owners::round`], the pieces in parallel (a position's lines all lie in its piece).
+/// [`Owners::round`], the pieces in parallel. The pieces' positions lie apart and a position's
+/// lines all lie in its piece, so `best` is called for a position by one thread.
 pub(crate) fn settle(asks: &[Asks], answers: &[Vec<i8>], best: impl Fn(u64, i32) + Sync) {
+    debug_assert!(
+        asks.windows(2)
+            .all(|a| a[0].positions.end <= a[1].positions.start),
+        "the pieces lie apart"
+    );
     // Where each piece's answers start, by owner.
     let mut at = vec![0usize; answers.len()];
     let starts: Vec<Vec<usize>> = asks
@@ -320,8 +332,8 @@ mod tests {
                 sizes: vec![100],
                 slices: vec![vec![0; 100]],
             };
-            let mut asks = Asks::new(&owners);
             let position = 14_300_000_000u64;
+            let mut asks = Asks::new(&owners, position..position + 1);
             asks.push(&owners, 0, 42, position, gain, again);
             assert_eq!(asks.lookups[0], [0, 42]);
             assert_eq!(exit(asks.ledger[0][0], value), (position, expected));

@@ -42,10 +42,7 @@ use granary_rules::{Board, Rules};
 use granary_tables::TableError;
 use rayon::prelude::*;
 
-use crate::lower::Lower;
-
-/// Entries a piece of a tile's load (several pieces load at once).
-const LOAD_PIECE: u64 = 1 << 22;
+use crate::lower::{LOAD_PIECE, Lower};
 
 /// What a build's first pass did with its tiles (none when it read its lower layers at random).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

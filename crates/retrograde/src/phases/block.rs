@@ -13,12 +13,11 @@ use rayon::Scope;
 use rayon::prelude::*;
 
 use super::exits::{LOSS_EXIT, OFFSET, PhaseList};
-use super::{
-    BATCH, COUNT, EXIT_LOW, LOSS, MESSAGE_CHUNK, NO_EXIT, PENDING, PENDING_LOSS, RESOLVED, SETTLED,
-    Solving, pieces,
-};
+use super::work::{COUNT, EXIT_LOW, pending_value, resolved, settled};
+use super::{BATCH, MESSAGE_CHUNK, Solving, pieces};
 use crate::PIECE;
 use crate::blocks::{BlockPlan, LOCAL_MESSAGES, LOST, Outbox, WorkBytes};
+use crate::lower::NO_EXIT;
 use crate::report::PhaseCounts;
 use crate::unmove::for_each_parent;
 
@@ -174,7 +173,9 @@ impl<'a, R: Rules> Block<'a, R> {
                 for entry in entries.chunks_exact(2) {
                     let entry = u16::from_le_bytes([entry[0], entry[1]]);
                     let i = first + u64::from(entry & OFFSET);
-                    if self.work(i).load(Relaxed) & SETTLED != 0 {
+                    // A load that races the threads informing `i`: a stale byte is refused by
+                    // the compare-and-swap that follows (`super::work`, Ordering).
+                    if settled(self.work(i).load(Relaxed)) {
                         continue;
                     }
                     if entry & LOSS_EXIT == 0 {
@@ -200,7 +201,9 @@ impl<'a, R: Rules> Block<'a, R> {
     }
 
     /// Gives every unresolved position of the block with no exit `EXIT_LOW`, before the first
-    /// phase of a layer or of a resumed build ([`super::exits`]). Run with no pass running.
+    /// phase of a layer or of a resumed build ([`super::exits`]). Run with no pass running: a
+    /// position's bytes are its piece's alone, so a load and a store change them
+    /// (`super::work`, Ordering).
     pub(super) fn mark_no_exits(&self) {
         pieces(self.range.clone()).for_each(|(first, end)| {
             for i in first..end {
@@ -209,7 +212,7 @@ impl<'a, R: Rules> Block<'a, R> {
                 }
                 let work = self.work(i);
                 let w = work.load(Relaxed);
-                if w & SETTLED == 0 {
+                if !settled(w) {
                     debug_assert!(w & COUNT != 0, "a position with no exit has a move within");
                     work.store(w | EXIT_LOW, Relaxed);
                 }
@@ -252,10 +255,11 @@ impl<'a, R: Rules> Block<'a, R> {
                 pieces(self.range.clone()).for_each_init(Local::default, |local, (first, end)| {
                     let _at_work = AtWork::new(&self.at_work);
                     for i in first..end {
-                        let w = self.work(i).load(Relaxed);
-                        if w & SETTLED == PENDING {
-                            // A pending byte is changed by no other thread.
-                            let value = if w & PENDING_LOSS != 0 { -t } else { t };
+                        // A pending byte is changed by no other thread, and only this one
+                        // (whose piece holds `i`) makes it resolved: the load and the store
+                        // need no compare-and-swap. A position left pending after this load is
+                        // taken by the next round (`super::work`, Ordering).
+                        if let Some(value) = pending_value(self.work(i).load(Relaxed), t) {
                             self.work(i).store(resolved(value, true), Relaxed);
                             let board = self.index.unrank_near(i, &mut local.group);
                             local.stack.push((board, value));
@@ -270,12 +274,18 @@ impl<'a, R: Rules> Block<'a, R> {
 
     /// Sets position `i`'s work byte `w`, unless it is settled, to `next(w)` (one
     /// compare-and-swap); returns the byte set (`None`: it was settled).
+    ///
+    /// The only change of an unresolved byte while other threads may change it too. `Relaxed`
+    /// is enough (`super::work`, Ordering): the compare-and-swaps of one byte follow one another
+    /// in its modification order, each from the byte the one before it set, so each inform takes
+    /// off one move and exactly one call settles the byte (and its caller alone queues it); no
+    /// other memory is read on the strength of the byte.
     #[inline]
     fn change(&self, i: u64, next: impl Fn(u8) -> u8) -> Option<u8> {
         let cell = self.work(i);
         let mut w = cell.load(Relaxed);
         loop {
-            if w & SETTLED != 0 {
+            if settled(w) {
                 return None;
             }
             let set = next(w);
@@ -499,18 +509,5 @@ impl<'a, R: Rules> Block<'a, R> {
             };
             self.done(&mut local, t, scope);
         });
-    }
-}
-
-/// The work byte of a position resolved as `value` (`t` or `-t`) in phase `t` (see [`super`]):
-/// [`RESOLVED`] with its magnitude, or [`PENDING`] if it is not propagated at once (no `room`
-/// on the thread's stack).
-#[inline]
-fn resolved(value: i8, room: bool) -> u8 {
-    let loss = value < 0;
-    if room {
-        RESOLVED | if loss { LOSS } else { 0 } | (value.unsigned_abs() - 1)
-    } else {
-        PENDING | if loss { PENDING_LOSS } else { 0 }
     }
 }

@@ -36,9 +36,9 @@ use std::sync::atomic::{AtomicI8, Ordering::Relaxed};
 
 use rayon::prelude::*;
 
-use super::NO_EXIT;
 use crate::PIECE;
 use crate::blocks::{Scratch, ScratchError};
+use crate::lower::NO_EXIT;
 
 /// An entry's bit for a best exit of `-t` (clear: `t`).
 pub(super) const LOSS_EXIT: u16 = 1 << 15;

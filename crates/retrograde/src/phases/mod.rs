@@ -9,9 +9,11 @@
 //! - `exits`: the positions each phase's scan visits, listed by the phase of their best exit.
 //! - `first`: the first pass (each position's moves within the layer and its best exit), one
 //!   strategy a module (`random`, `tiles`, `owners`) over one kernel for a position's moves.
+//! - `work`: the work byte of a position: its layout, why `Relaxed` atomics are enough for it,
+//!   and the values from it after the last phase.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
+use std::sync::atomic::AtomicI8;
 use std::time::Instant;
 
 use granary_index::LayerIndex;
@@ -32,46 +34,12 @@ use crate::sweep::{SweepReport, Tiles};
 mod block;
 mod exits;
 mod first;
+mod work;
 
 use block::Block;
 use exits::Exits;
+pub(crate) use work::values_of;
 
-// The per-position work byte, which holds a resolved position's value too (one byte a position
-// at random; the value bytes hold the best exits, listed by phase for the scans: `exits`):
-//
-//   bit   7         6         5          4       3..0
-//         0         0         EXIT_LOW   PLAYED  COUNT       unresolved
-//         0         1         0          0       000 LOSS    resolved in this phase `t` as `t`,
-//                                                            or `-t` (LOSS), not yet propagated
-//         1         LOSS      MAGNITUDE - 1 (6 bits)         resolved: worth `m`, or `-m` (LOSS)
-//
-// COUNT: in-layer moves not yet known to lead to a positive position; EXIT_LOW: the best exit is
-// at most `-t` (set by phase `t`'s scan, or before the first phase where there is no exit, and
-// true in every later phase), so that a parent whose last move is refuted needs no read of its
-// value byte. PLAYED: only during a first pass in tiles: some legal move was played (the others
-// are finished games). PENDING: resolved when a thread's stack was full; the phase propagates
-// it before it ends (`Block::finish_pending`).
-// A magnitude is at most 64 (the most seeds a layer holds), so `m - 1` fits six bits.
-//
-// Every change of an unresolved byte is one compare-and-swap, so a settled byte (resolved or
-// pending) is never changed by another thread: only pending to resolved, by the thread that
-// propagates it. The values are written from the work bytes once, in order, after the last
-// phase ([`values_of`]), as the layer's file is written.
-const COUNT: u8 = 0x0f;
-const PLAYED: u8 = 0x10;
-const EXIT_LOW: u8 = 0x20;
-const PENDING: u8 = 0x40;
-const RESOLVED: u8 = 0x80;
-/// A resolved or pending position: its value is known.
-const SETTLED: u8 = RESOLVED | PENDING;
-/// A resolved position's value is negative.
-const LOSS: u8 = 0x40;
-/// A resolved position's magnitude less one.
-const MAGNITUDE: u8 = 0x3f;
-/// A pending position's value is negative.
-const PENDING_LOSS: u8 = 0x01;
-/// The best-exit byte of a position with no move leaving the layer.
-const NO_EXIT: i8 = i8::MIN;
 /// Children whose parents are gathered and prefetched together.
 const BATCH: usize = 32;
 /// The most messages in a frame of an exchange between ranks.
@@ -105,35 +73,6 @@ pub(crate) struct Solved {
     pub counts: PhaseCounts,
     /// The work bytes after the last phase, which hold the values ([`values_of`]).
     pub work: Option<WorkBytes>,
-}
-
-/// The value of a position of work byte `w` after the last phase: a resolved position's, 0 for
-/// one never resolved (endless play). A table of the 256 bytes.
-const VALUE_OF: [i8; 256] = {
-    let mut table = [0i8; 256];
-    let mut w = 0;
-    while w < 256 {
-        let w8 = w as u8;
-        if w8 & RESOLVED != 0 {
-            let m = (w8 & MAGNITUDE) as i8 + 1;
-            table[w] = if w8 & LOSS != 0 { -m } else { m };
-        }
-        w += 1;
-    }
-    table
-};
-
-/// The values of positions from their work bytes after the last phase: `out[k]` from
-/// `work[k]` ([`VALUE_OF`]; `work` at least as long as `out`). Once no pass runs.
-pub(crate) fn values_of(work: &[AtomicU8], out: &mut [u8]) {
-    for (v, w) in out.iter_mut().zip(work) {
-        let w = w.load(Relaxed);
-        debug_assert!(
-            w & SETTLED != PENDING,
-            "every pending position is propagated"
-        );
-        *v = VALUE_OF[usize::from(w)] as u8;
-    }
 }
 
 impl From<ScratchError> for PhaseError {

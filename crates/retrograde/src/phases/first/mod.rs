@@ -83,11 +83,26 @@ fn first_moves<R: Rules>(
 impl<R: Rules> Block<'_, R> {
     /// Position `q`'s best exit so far becomes `exit` if that is better (a pass that meets a
     /// position's exits apart: in tiles, by owners).
+    ///
+    /// One writer: while this runs, no other thread writes `q`'s value byte. The passes that
+    /// call it give each position to one job: a tile's jobs hold whole groups, and a position
+    /// lies in one group ([`tiles`]); a round's asks are settled a piece at a time, and a
+    /// position's lines lie in its piece ([`crate::owners::settle`]). So the load, the compare
+    /// and the store are one read-modify-write (`super::work`, Ordering). Not `fetch_max`: on
+    /// x86 it is a loop of locked compare-and-swaps, each draining the store buffer, once for
+    /// every move out of the layer of the first pass. Debug builds store by a compare-and-swap
+    /// from the byte loaded, which fails if another thread wrote it in between.
     #[inline]
     fn take_exit(&self, q: u64, exit: i32) {
         let value = self.value(q);
-        if exit > i32::from(value.load(Relaxed)) {
-            value.store(exit as i8, Relaxed);
+        let best = value.load(Relaxed);
+        if exit > i32::from(best) {
+            if cfg!(debug_assertions) {
+                let alone = value.compare_exchange(best, exit as i8, Relaxed, Relaxed);
+                assert!(alone.is_ok(), "position {q}'s best exit has two writers");
+            } else {
+                value.store(exit as i8, Relaxed);
+            }
         }
     }
 }

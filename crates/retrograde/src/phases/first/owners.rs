@@ -11,11 +11,11 @@ use rayon::prelude::*;
 
 use super::first_moves;
 use crate::blocks::WorkBytes;
-use crate::lower::Lower;
+use crate::lower::{Lower, NO_EXIT};
 use crate::owners::{self, Asks, Owners};
 use crate::peers::Traffic;
 use crate::phases::block::Block;
-use crate::phases::{NO_EXIT, PhaseError, Solving, pieces};
+use crate::phases::{PhaseError, Solving, pieces};
 
 /// The first pass of a distributed build whose lower layers are held by their owners
 /// ([`crate::owners`]): this rank's blocks in chunks, a chunk a round, for as many rounds as the
@@ -77,7 +77,7 @@ impl<R: Rules> Block<'_, R> {
         let rules = self.rules;
         let m = rules.pits();
         let n = self.index.seeds();
-        let mut asks = Asks::new(owners);
+        let mut asks = Asks::new(owners, first..end);
         for (i, board) in (first..end).zip(self.index.iter_from(first)) {
             let pos = Position::of_board(board);
             let count = first_moves(rules, &pos, n, |seeds, child, gain, again| {

@@ -10,9 +10,9 @@ use rayon::prelude::*;
 
 use super::first_moves;
 use crate::blocks::WorkBytes;
-use crate::lower::{Exit, Lower};
+use crate::lower::{Exit, Lower, NO_EXIT};
 use crate::phases::block::Block;
-use crate::phases::{BATCH, NO_EXIT, PhaseError, Solving, pieces};
+use crate::phases::{BATCH, PhaseError, Solving, pieces};
 use crate::report::BuildObserver;
 
 /// The first pass of this process's blocks `owned`, block by block.

@@ -12,9 +12,10 @@ use rayon::prelude::*;
 
 use super::{FirstMove, first_move};
 use crate::blocks::WorkBytes;
-use crate::lower::Lower;
+use crate::lower::{Lower, NO_EXIT};
 use crate::phases::block::Block;
-use crate::phases::{BATCH, NO_EXIT, PLAYED, PhaseError, Solving, pieces};
+use crate::phases::work::PLAYED;
+use crate::phases::{BATCH, PhaseError, Solving, pieces};
 use crate::report::BuildObserver;
 use crate::sweep::{Loaded, Misses, SweepReport, Tiles, groups};
 
@@ -66,6 +67,13 @@ impl<R: Rules> Block<'_, R> {
             }
         });
         let groups = groups(index, self.range.clone());
+        // A group is the run of ranks `start..start + its size`; each position lies in one, so
+        // the job that holds it is its bytes' one writer in a tile's pass (`Block::take_exit`).
+        let size = |opponent: u64| index.rows(n - byte_sum(opponent));
+        debug_assert!(
+            groups.windows(2).all(|g| g[0].1 + size(g[0].0) <= g[1].1),
+            "the groups lie apart"
+        );
         let misses = Misses::default();
         let len = self.range.end - self.range.start;
         let count = tiles.count() as u64;
@@ -76,9 +84,10 @@ impl<R: Rules> Block<'_, R> {
                 || Vec::with_capacity(BATCH),
                 |exits, &(opponent, start)| {
                     let mut missed = 0;
-                    let whole = self.range.start <= start
-                        && start + index.rows(n - byte_sum(opponent)) <= self.range.end;
+                    let group = size(opponent);
+                    let whole = self.range.start <= start && start + group <= self.range.end;
                     for (mover, rank, lanes) in tiles.candidates(t, n - byte_sum(opponent)) {
+                        debug_assert!(rank < group, "a candidate lies in its group");
                         let q = start + rank;
                         if !whole && !self.range.contains(&q) {
                             continue;
@@ -90,6 +99,7 @@ impl<R: Rules> Block<'_, R> {
                             let Some(mv) = first_move(rules, &pos, lane, n) else {
                                 continue;
                             };
+                            // One writer (the job of `q`'s group): a load and a store.
                             let work = self.work(q);
                             let w = work.load(Relaxed) | PLAYED;
                             let FirstMove::Exit {
