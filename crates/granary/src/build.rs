@@ -3,10 +3,7 @@
 use std::time::Instant;
 
 pub use granary_retrograde::NO_CHECKPOINTS;
-use granary_retrograde::blocks::WORK_SHARE;
-use granary_retrograde::{
-    BuildOptions, Peers, Solo, acyclic_fits, build_layers_on, values_in_memory,
-};
+use granary_retrograde::{BuildOptions, MemoryPlan, Peers, Solo, build_layers_on};
 use granary_tables::TableKind;
 use granary_tables::compress::CompressOptions;
 use serde::Serialize;
@@ -70,15 +67,14 @@ pub fn missing_bytes_compressed(
     largest.saturating_add((rest as f64 / COMPRESSION_FLOOR) as u64)
 }
 
-/// Bytes of scratch files the missing layers `0..=max` of `kind` need beside them with `memory`
-/// bytes of memory: the work bytes of the largest layer built in blocks (a byte a position),
-/// its values where they do not fit the memory ([`values_in_memory`]: a byte a position), and the
-/// checkpoints of the largest layer built by phases (every Oware layer; a Kalah layer whose
-/// order of potential does not fit the memory) unless `checkpoints` is false: its work bytes
-/// and values, two bytes a position, `<layer>.tbl.work/r0-0.resume`, twice (a checkpoint is
-/// written beside the last before it replaces it). Messages between blocks spill to files too when
-/// they outgrow their share of the memory; they are not counted (a full disk then stops the
-/// build with an error naming the file).
+/// Bytes of scratch files and checkpoints that building the missing layers `0..=max` of `kind`
+/// needs on disk beside the tables, with `memory` bytes of memory for each of `ranks` processes:
+/// the most that one layer needs, as its plan says ([`MemoryPlan::most_scratch_bytes`]: the
+/// work bytes of a layer built in blocks, a byte a position; its values where they do not fit
+/// the memory, a byte a position; unless `checkpoints` is false, the checkpoints of a layer
+/// built by phases, two bytes a position, twice). Messages between blocks, and lists of exits
+/// that outgrow their memory, spill to files too; they are not counted (a full disk then stops
+/// the build with an error naming the file).
 #[must_use]
 pub fn scratch_bytes(
     tablebase: &Tablebase,
@@ -86,37 +82,11 @@ pub fn scratch_bytes(
     max: u32,
     memory: u64,
     checkpoints: bool,
+    ranks: usize,
 ) -> u64 {
     let set = tablebase.tables(kind);
-    let missing = || {
-        (0..=max)
-            .filter(|&n| !set.layer_path(n).is_file())
-            .map(|n| crate::tablebase::layer_positions(kind, n))
-    };
-    // A layer of more positions than this is built in blocks.
-    let work_share = memory / WORK_SHARE.1 * WORK_SHARE.0;
-    let work = missing()
-        .filter(|&positions| positions > work_share)
-        .max()
-        .unwrap_or(0);
-    let values = missing()
-        .filter(|&positions| {
-            let one_block = (positions <= work_share).then_some(positions);
-            !values_in_memory(positions, one_block, memory)
-        })
-        .max()
-        .unwrap_or(0);
-    let by_phases = |n: u32| {
-        kind.reduced()
-            || granary_index::LayerIndex::new(kind.pits, n, false)
-                .is_ok_and(|index| !acyclic_fits(&index, memory))
-    };
-    let checkpoint = (0..=max)
-        .filter(|&n| checkpoints && !set.layer_path(n).is_file() && by_phases(n))
-        .map(|n| 2 * 2 * crate::tablebase::layer_positions(kind, n))
-        .max()
-        .unwrap_or(0);
-    work + values + checkpoint
+    let missing = (0..=max).filter(|&n| !set.layer_path(n).is_file());
+    MemoryPlan::most_scratch_bytes(kind, missing, memory, checkpoints, ranks)
 }
 
 /// Bytes on disk of what builds of the missing layers `0..=max` of `kind` left when they were
@@ -241,6 +211,7 @@ pub fn build_on(
         max_seeds,
         memory,
         checkpoints,
+        peers.size(),
     ));
     // What a killed build of these layers left (a mapped output, scratch files, checkpoints) is
     // reused or replaced, so its space counts as free: a resume on a nearly full disk goes on.
@@ -291,6 +262,7 @@ pub fn build_on(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use granary_index::LayerIndex;
     use granary_rules::{Capture, Game, Sweep};
 
     /// Kalah layers built by phases (their order of potential does not fit the memory) save
@@ -309,20 +281,35 @@ mod tests {
         let max = 20;
         let largest = crate::tablebase::layer_positions(kalah, max);
         // Ample memory: every layer in order of potential, in memory; nothing on disk.
-        assert_eq!(scratch_bytes(&tablebase, kalah, max, 1 << 40, true), 0);
+        assert_eq!(scratch_bytes(&tablebase, kalah, max, 1 << 40, true, 1), 0);
         // A budget the largest layer's order of potential does not fit: it goes by phases and
         // checkpoints, two bytes a position, two checkpoints at once.
         let memory = largest;
-        let index = granary_index::LayerIndex::new(6, max, false).unwrap();
-        assert!(!acyclic_fits(&index, memory));
-        assert!(scratch_bytes(&tablebase, kalah, max, memory, true) >= 4 * largest);
+        let index = LayerIndex::new(6, max, false).unwrap();
+        assert!(
+            MemoryPlan::new(kalah, &index, Some(memory), 1, 1)
+                .acyclic
+                .is_none()
+        );
+        assert!(scratch_bytes(&tablebase, kalah, max, memory, true, 1) >= 4 * largest);
         // Without checkpoints: the scratch files of its blocks' work bytes (more than three
         // quarters of the memory) and of its values (more than a quarter), a byte a position
         // each.
         assert_eq!(
-            scratch_bytes(&tablebase, kalah, max, memory, false),
+            scratch_bytes(&tablebase, kalah, max, memory, false, 1),
             2 * largest
         );
+        // Two ranks, each with that memory: each rank's half of the layer in one block in
+        // memory, only their values in files.
+        assert_eq!(
+            scratch_bytes(&tablebase, kalah, max, memory, false, 2),
+            largest
+        );
+        // The largest layer needs the most: a layer built already is not counted.
+        let set = tablebase.tables(kalah);
+        std::fs::create_dir_all(set.layer_path(max).parent().unwrap()).unwrap();
+        std::fs::write(set.layer_path(max), b"built").unwrap();
+        assert!(scratch_bytes(&tablebase, kalah, max, memory, false, 1) < largest);
     }
 
     /// A stopped build's output and scratch files count as free space for the layers still

@@ -1,5 +1,6 @@
 //! Building layers: choosing the builder and its blocks, and writing the files.
 
+use std::ops::Range;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -9,11 +10,10 @@ use granary_tables::compress::{CompressOptions, Entries, compress_entries, compr
 use granary_tables::format::HEADER_LEN;
 use granary_tables::{Layer, SharedLayer, TableError, TableKind, TableSet};
 
-use crate::acyclic::{acyclic_bytes, solve_acyclic_layer};
-use crate::blocks::{
-    BlockPlan, LayerValues, STACK_SHARE, Scratch, ScratchError, VALUES_SHARE, WorkBytes,
-};
+use crate::acyclic::solve_acyclic_layer;
+use crate::blocks::{LayerValues, Scratch, ScratchError, WorkBytes};
 use crate::lower::Lower;
+use crate::memory::{MemoryPlan, Reads};
 use crate::owners::Owners;
 use crate::peers::{Peers, Solo, Traffic};
 use crate::phases::{PhaseError, SolveLayer, Solved, values_of};
@@ -65,9 +65,10 @@ pub struct BuildOptions {
     /// Worker threads; `None` for one per core.
     pub threads: Option<usize>,
     /// The builder's own memory (anonymous memory: the work bytes, the values where they fit
-    /// beside them ([`values_in_memory`]), message buffers, stacks), in bytes, beside a small
-    /// constant ([`crate::blocks`]); a layer that does not fit is built in blocks. `None`: no
-    /// limit, every layer in one block. The bytes written are the same for every budget.
+    /// beside them, the tiles of the lower layers, message buffers, stacks), in bytes, beside a
+    /// small constant; a layer that does not fit is built in blocks. How it is shared out:
+    /// [`MemoryPlan`]. `None`: no limit, every layer in one block. The bytes written are the
+    /// same for every budget.
     pub memory: Option<u64>,
     /// Compress each layer (table format version 2) as it is built, and the uncompressed layers
     /// already there: one process alone writes each layer compressed straight from its values
@@ -84,7 +85,8 @@ pub struct BuildOptions {
     /// Positions of a region of the work bytes whose parents a thread informs together, at
     /// least [`crate::PIECE`] (a setting to measure and test by; `None`:
     /// [`crate::blocks::REGION`] in a block beyond the TLB's reach, else the
-    /// whole block: [`BlockPlan::region`]). The bytes written are the same for every region.
+    /// whole block: [`crate::blocks::BlockPlan::region`]). The bytes written are the same for
+    /// every region.
     pub region: Option<u64>,
 }
 
@@ -217,29 +219,18 @@ fn compress_in_place(
     Ok(Some((made.before, made.after)))
 }
 
-/// The share of a build's memory budget that holds a tile of the lower layers, when the first
-/// pass reads them in tiles ([`crate::sweep`]): a quarter (the work bytes of a block take up to
-/// three quarters, [`crate::blocks::WORK_SHARE`]).
-pub const TILE_SHARE: u64 = 4;
-
-/// The share of a rank's memory budget, as a fraction `(numerator, denominator)`, that its
-/// slices of the lower layers and its share of the layer's work bytes may take together for a
-/// distributed build to look exits up from their owners ([`crate::owners`]): three quarters (the
-/// rest for messages).
-pub const OWNERS_SHARE: (u64, u64) = (3, 4);
-
 /// Copies in memory of the compressed layers among `0..seeds` of `set` where the builder reads
 /// lower layers at random ([`granary_tables::Layer::random_reads_copy`]); none where it reads
-/// them in tiles (`tile` is `Some`), which decompress block by block.
+/// them in tiles or asks their owners (a compressed layer is then decompressed block by block).
 fn decompressed(
     set: &TableSet,
     seeds: u32,
-    tile: Option<u64>,
+    reads: Reads,
 ) -> Result<Vec<Option<Layer>>, TableError> {
     (0..seeds)
-        .map(|n| match tile {
-            Some(_) => Ok(None),
-            None => set.layer(n)?.random_reads_copy(),
+        .map(|n| match reads {
+            Reads::Tiles(_) | Reads::Owners => Ok(None),
+            Reads::Random => set.layer(n)?.random_reads_copy(),
         })
         .collect()
 }
@@ -271,21 +262,25 @@ pub fn scratch_dir(path: &std::path::Path) -> PathBuf {
 
 /// Builds layer `seeds` of `set` (whose lower layers must be built) by the ranks `peers`, each
 /// its share of the blocks, and writes its file, with each rank's memory within
-/// `options.memory` bytes if given, on rayon's current pool. One process alone is [`Solo`],
-/// rank 0 of 1: the same pipeline, whatever the number of ranks.
+/// `options.memory` bytes if given (the same on every rank: [`build_layers_on`] gives them the
+/// least), on rayon's current pool. One process alone is [`Solo`], rank 0 of 1: the same
+/// pipeline, whatever the number of ranks. The steps:
 ///
-/// 1. **Where the layer lives.** Each rank holds the values of its share
-///    ([`crate::blocks::LayerValues`]: in anonymous memory when they fit, else in a mapped
-///    scratch file) and its work bytes as the plan of blocks says ([`BlockPlan`]).
-/// 2. **How the layer is solved.** A Kalah layer that one process holds whole is solved in
-///    order of potential ([`crate::acyclic`]); every other layer by the phases of
-///    [`crate::phases`], whose first pass reads the lower layers one way a layer
-///    ([`Reads`]).
-/// 3. **Checkpoints** between phases, every rank its share ([`crate::resume`]); a rerun
-///    resumes only if every rank has a checkpoint of its share at the same phase.
-/// 4. **The file**, written once and in order: rank 0 creates `<layer>.tbl.tmp` (its space
-///    reserved), every rank writes its share, rank 0 checksums and renames it, between
-///    barriers.
+/// 1. **The plan** (`Target::plan`): the builder, the blocks, where this rank's work bytes
+///    and values live, and the tiles, from the budget ([`MemoryPlan`]).
+/// 2. **The checkpoint to resume from** (`Target::resumed`): only if every rank has one of
+///    its share at the same phase ([`crate::resume`]).
+/// 3. **The lower layers** (`Target::lower`), read one way a layer ([`Reads`]): at random
+///    (compressed ones copied into memory), in tiles, or asking their owners.
+/// 4. **The output** (`Output::open`): rank 0 creates `<layer>.tbl.tmp` (its space reserved)
+///    for every rank to write its share; one process alone that compresses writes the
+///    compressed file straight from its values.
+/// 5. **The solve** (`Target::solve`): a Kalah layer that one process holds whole in order of
+///    potential ([`crate::acyclic`]), every other layer by the phases of [`crate::phases`],
+///    with checkpoints between phases.
+/// 6. **The file** (`Output::write`), written once and in order; rank 0 checksums and
+///    renames it, between barriers, and removes the scratch directory.
+/// 7. **The report** (`Target::report`), summed over the ranks.
 ///
 /// # Errors
 /// If a lower layer is missing or bad, or a file cannot be written. A rank that returns an
@@ -297,277 +292,264 @@ pub fn build_layer(
     observer: &dyn BuildObserver,
     peers: &dyn Peers,
 ) -> Result<LayerReport, BuildError> {
-    let memory = options.memory;
-    let kind = set.kind();
-    let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
-    let path = set.layer_path(seeds);
-    let size = index.size();
-    let work_dir = scratch_dir(&path);
-    let acyclic = peers.size() == 1
-        && matches!(kind.engine(), Engine::Kalah(_))
-        && memory.is_none_or(|m| acyclic_fits(&index, m));
-    let mut plan = BlockPlan::distributed(size, memory, rayon::current_num_threads(), peers.size());
-    if let Some(region) = options.region {
-        plan.region = region.max(crate::PIECE);
-    }
-    let span = plan.span(plan.owned(peers.rank()));
-    let len = span.end - span.start;
-    // This rank's checkpoint, resumed from only if every rank has one at the same phase.
-    let resume_file = work_dir.join(format!("r{}-{}.resume", peers.rank(), span.start));
-    let next = match Checkpoints::find(&resume_file, seeds, len) {
-        Found::At(next) if !acyclic => u64::from(next),
-        Found::Refused(why) if !acyclic => {
-            observer.restarted(seeds, &why);
-            u64::MAX
-        }
-        _ => u64::MAX,
-    };
-    let least = peers.min(next);
-    let resumed = (least != u64::MAX && peers.max(next) == least).then_some(least as u32);
-    // The work bytes of a single block live in anonymous memory beside the values.
-    let one_block =
-        (!acyclic && plan.owned(peers.rank()).len() <= 1).then_some(plan.block.min(size));
-    // The same on every rank (their shares differ by a block at most).
-    let tile = memory.map(|m| peers.min(tile_bytes(len, one_block, m)));
-    let reads = if acyclic {
-        Reads::Random
-    } else {
-        Reads::choose(set, &index, memory, tile, peers)?
-    };
-    let copies = match reads {
-        Reads::Owners => (0..seeds).map(|_| None).collect(),
-        Reads::Tiles(tile) => decompressed(set, seeds, Some(tile))?,
-        Reads::Random => decompressed(set, seeds, None)?,
-    };
-    let layers = lower_layers(set, &copies)?;
-    // A resumed layer has its first pass behind it.
-    let owners = match reads {
-        Reads::Owners if resumed.is_none() => {
-            Some(Owners::load(&layers, peers.rank(), peers.size())?)
-        }
-        _ => None,
-    };
-    let lower = Lower {
-        layers,
-        tile: match reads {
-            Reads::Tiles(tile) => Some(tile),
-            _ => None,
-        },
-        owners,
-    };
-    // What the lower layers keep in memory through the phases (copies read at random, a rank's
-    // slices): the lists of exits by phase have the rest of the tiles' share of the budget.
-    let resident = copies.iter().flatten().map(Layer::len).sum::<u64>()
-        + lower.owners.as_ref().map_or(0, Owners::bytes);
+    let target = Target::plan(set, seeds, options, peers)?;
+    let resumed = target.resumed(observer, peers);
+    let reads = target.reads()?;
+    let copies = decompressed(set, seeds, reads)?;
+    let (lower, kept) = target.lower(&copies, reads, resumed)?;
     let started = Instant::now();
-    if peers.rank() == 0 && resumed.is_none() {
-        let _ = std::fs::remove_dir_all(&work_dir); // left by a killed build
+    if resumed.is_none() {
+        target.remove_scratch(); // left by a killed build
     }
-    // One process alone writes a compressed layer straight from its values; ranks write their
-    // parts of a version 1 file, which rank 0 compresses after ([`build_layers_on`]).
-    let output = match options.compress.filter(|_| peers.size() == 1) {
-        Some(compress) => Output::Compressed(compress),
-        None if peers.rank() == 0 => {
-            let shared = SharedLayer::create(&path, kind, seeds, size)?;
-            peers.barrier();
-            Output::Parts(shared)
-        }
-        None => {
-            peers.barrier();
-            Output::Parts(SharedLayer::join(&path, kind, seeds, size)?)
-        }
-    };
-    observer.layer_started(kind, seeds, size);
-    let mut scratch = Scratch::new(work_dir.join(format!("r{}", peers.rank())));
-    let in_memory = memory.is_none_or(|m| values_in_memory(len, one_block, m));
-    let values = LayerValues::new(len, in_memory, &mut scratch)?;
-    let mut checkpoints = Checkpoints::new(
-        resume_file,
-        seeds,
-        len,
-        options.checkpoint_every.unwrap_or(CHECKPOINT_EVERY),
-    );
-    let share = Share {
-        observer,
-        scale: (size, len.max(1)),
-    };
-    let mut solved = match kind.engine() {
-        Engine::Kalah(rules) if acyclic => {
-            solve_acyclic_layer(&rules, &index, &lower, values.entries(), observer)
-                .map_err(BuildError::Memory)?;
-            Solved::default()
-        }
-        engine => engine.visit(SolveLayer {
-            index: &index,
-            lower: &lower,
-            values: values.entries(),
-            plan: &plan,
-            scratch,
-            observer: &share,
-            peers,
-            checkpoints: Some((&mut checkpoints, resumed)),
-            exit_memory: tile.map(|tile| tile.saturating_sub(resident)),
-        })?,
-    };
-    // The values: in the work bytes after the phases (the values' bytes held best exits), else
-    // in the values.
-    let finished = match solved.work.take() {
-        Some(work) => {
-            drop(values);
-            Finished::Work(work)
-        }
-        None => Finished::Values(values),
-    };
-    let fill = |first: u64, out: &mut [u8]| finished.fill(first - span.start, out);
-    let mut compressed = None;
-    let file_bytes = match output {
-        Output::Compressed(compress) => {
-            let entries = Entries { len, fill: &fill };
-            let made = compress_entries(&path, kind.header(seeds, size), &entries, compress)?;
-            compressed = Some((made.before, made.after));
-            made.after
-        }
-        Output::Parts(shared) => {
-            shared.write_parts(span.start, len, fill)?;
-            peers.barrier();
-            if peers.rank() == 0 {
-                shared.finish()?;
-            }
-            HEADER_LEN as u64 + size
-        }
-    };
-    drop(finished);
-    if peers.rank() == 0 {
-        let _ = std::fs::remove_dir_all(&work_dir);
-    }
+    let output = Output::open(&target, options.compress, peers)?;
+    observer.layer_started(set.kind(), seeds, target.size());
+    let solve = target.solve((&lower, kept), options, observer, peers, resumed)?;
+    let written = output.write(&target, &solve.finished, peers)?;
+    drop(solve.finished);
+    target.remove_scratch();
     peers.barrier();
-    let traffic = (peers.size() > 1).then(|| Traffic {
-        messages: peers.sum(solved.traffic.messages),
-        lookups: peers.sum(solved.traffic.lookups),
-        bytes: peers.sum(solved.traffic.bytes),
-        ..solved.traffic
-    });
-    Ok(LayerReport {
-        seeds,
-        positions: size,
-        seconds: Some(started.elapsed().as_secs_f64()),
-        path,
-        traffic,
-        sweep: solved.sweep.map(|sweep| SweepReport {
-            misses: peers.sum(sweep.misses),
-            read: peers.sum(sweep.read),
-            ..sweep
-        }),
-        compressed,
+    Ok(target.report(
+        started,
         resumed,
-        counts: (!acyclic).then(|| PhaseCounts {
-            phases: solved.counts.phases,
-            scanned: peers.sum(solved.counts.scanned),
-            resolved: peers.sum(solved.counts.resolved),
-            parents: peers.sum(solved.counts.parents),
-            written: file_bytes
-                + peers.sum(u64::from(checkpoints.written) * Checkpoints::bytes(len)),
-        }),
-    })
+        solve.solved,
+        solve.checkpoints,
+        written,
+        peers,
+    ))
 }
 
-/// Whether a Kalah layer of `index` is solved in order of potential within `memory` bytes: its
-/// working memory ([`acyclic_bytes`]) and its values, these in anonymous memory when they fit a
-/// quarter of the budget ([`values_in_memory`] with no work bytes).
-#[must_use]
-pub fn acyclic_fits(index: &LayerIndex, memory: u64) -> bool {
-    let size = index.size();
-    let values = if values_in_memory(size, None, memory) {
-        size
-    } else {
-        0
-    };
-    acyclic_bytes(index) + values <= memory
+/// One rank's part of a layer's build: the layer, its files, and the plan of its memory.
+struct Target<'s> {
+    set: &'s TableSet,
+    seeds: u32,
+    index: LayerIndex,
+    /// The layer's file.
+    path: PathBuf,
+    /// Its scratch directory ([`scratch_dir`]).
+    work_dir: PathBuf,
+    memory: MemoryPlan,
+    rank: usize,
+    /// This rank's positions.
+    span: Range<u64>,
 }
 
-/// Whether `len` values of a layer (a rank's share of it) live in anonymous memory within a
-/// budget of `memory` bytes, rather than in a scratch file: when they fit a quarter of it
-/// ([`VALUES_SHARE`]), or, where the work bytes take one block of `work` positions (in
-/// anonymous memory too), when they fit what the budget leaves beside the work bytes, the
-/// threads' stacks ([`STACK_SHARE`]) and the least tile ([`MIN_TILE_SHARE`]). In a scratch file,
-/// every tile of the first pass reads and writes them all again wherever the page cache cannot
-/// hold them; in memory, a smaller tile costs little more (each lower layer is still read once).
-#[must_use]
-pub fn values_in_memory(len: u64, work: Option<u64>, memory: u64) -> bool {
-    len <= memory / VALUES_SHARE
-        || work.is_some_and(|work| {
-            len + work + memory / STACK_SHARE + memory / MIN_TILE_SHARE <= memory
-        })
+/// What [`Target::solve`] leaves: the solve's report, the values, and the checkpoints written.
+struct Solve {
+    solved: Solved,
+    finished: Finished,
+    checkpoints: u32,
 }
 
-/// The bytes that the first pass's tile of the lower layers may take within a budget of `memory`
-/// bytes (the phases' lists of exits take them after it), for `len` values and `work` as in
-/// [`values_in_memory`]: a quarter of the budget ([`TILE_SHARE`]), or what it leaves beside the
-/// work bytes, values and stacks when the values live beside the work bytes in memory.
-#[must_use]
-pub fn tile_bytes(len: u64, work: Option<u64>, memory: u64) -> u64 {
-    let quarter = memory / TILE_SHARE;
-    match work {
-        Some(work) if len > memory / VALUES_SHARE && values_in_memory(len, Some(work), memory) => {
-            quarter.min(memory - len - work - memory / STACK_SHARE)
-        }
-        _ => quarter,
-    }
-}
-
-/// The least share of a budget that a tile of the lower layers takes: a thirty-second (values
-/// live beside the work bytes only while a tile still holds a useful run of rows).
-pub const MIN_TILE_SHARE: u64 = 32;
-
-/// How the first pass of a layer built by phases reads the lower layers its moves leave into.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reads {
-    /// At random, in rank order of the layer built (no budget, or lower layers that fit a
-    /// tile: they are then small beside the budget).
-    Random,
-    /// In tiles of at most that many entries ([`crate::sweep`]).
-    Tiles(u64),
-    /// Each rank of a distributed build holds a slice of every lower layer and asks the others
-    /// for the rest ([`crate::owners`]).
-    Owners,
-}
-
-impl Reads {
-    /// The way for layer `index` of `set` within `memory`, the same on every rank (the choice
-    /// is collective): by owners when the ranks are several and every rank's slices of the
-    /// lower layers fit its budget beside its share of the work bytes ([`OWNERS_SHARE`]);
-    /// else in tiles of `tile` bytes ([`tile_bytes`]) when the lower layers exceed one; else at
-    /// random.
-    fn choose(
-        set: &TableSet,
-        index: &LayerIndex,
-        memory: Option<u64>,
-        tile: Option<u64>,
+impl<'s> Target<'s> {
+    /// Step 1: layer `seeds` of `set`, this rank's share of it, and its [`MemoryPlan`] (blocks
+    /// of positions `options.region` informed together where given, at least a work piece).
+    fn plan(
+        set: &'s TableSet,
+        seeds: u32,
+        options: BuildOptions,
         peers: &dyn Peers,
-    ) -> Result<Reads, TableError> {
-        let seeds = index.seeds();
-        let sizes = (0..seeds)
-            .map(|n| Ok(set.layer(n)?.len()))
-            .collect::<Result<Vec<u64>, TableError>>()?;
-        if peers.size() > 1 {
-            let fits = memory.is_none_or(|m| {
-                Owners::share(&sizes, peers.size()) + index.size().div_ceil(peers.size() as u64)
-                    <= m / OWNERS_SHARE.1 * OWNERS_SHARE.0
-            });
-            // Budgets may differ between machines: every rank the same way.
-            if !peers.any(!fits) {
-                return Ok(Reads::Owners);
-            }
+    ) -> Result<Target<'s>, BuildError> {
+        let kind = set.kind();
+        let index = LayerIndex::new(kind.pits, seeds, kind.reduced()).map_err(TableError::from)?;
+        let path = set.layer_path(seeds);
+        let threads = rayon::current_num_threads();
+        let mut memory = MemoryPlan::new(kind, &index, options.memory, threads, peers.size());
+        if let Some(region) = options.region {
+            memory.blocks.region = region.max(crate::PIECE);
         }
-        let Some(tile) = tile else {
-            return Ok(Reads::Random);
-        };
-        let tile = tile.max(1);
-        Ok(if sizes.iter().sum::<u64>() > tile {
-            Reads::Tiles(tile)
-        } else {
-            Reads::Random
+        let rank = peers.rank();
+        Ok(Target {
+            set,
+            seeds,
+            span: memory.span(rank),
+            work_dir: scratch_dir(&path),
+            path,
+            index,
+            memory,
+            rank,
         })
+    }
+
+    /// Positions of the layer.
+    fn size(&self) -> u64 {
+        self.index.size()
+    }
+
+    /// Positions of this rank's share.
+    fn len(&self) -> u64 {
+        self.span.end - self.span.start
+    }
+
+    /// Rank 0 removes the layer's scratch directory (every rank's scratch files and
+    /// checkpoints): before a build that resumes from none, and once the file is written.
+    fn remove_scratch(&self) {
+        if self.rank == 0 {
+            let _ = std::fs::remove_dir_all(&self.work_dir);
+        }
+    }
+
+    /// This rank's checkpoint file: `r<rank>-<first>.resume` in the scratch directory.
+    fn resume_file(&self) -> PathBuf {
+        self.work_dir
+            .join(format!("r{}-{}.resume", self.rank, self.span.start))
+    }
+
+    /// Step 2: the phase to resume at, if every rank has a checkpoint of its share at the same
+    /// phase (a layer solved in order of potential starts over).
+    fn resumed(&self, observer: &dyn BuildObserver, peers: &dyn Peers) -> Option<u32> {
+        let acyclic = self.memory.acyclic.is_some();
+        let next = match Checkpoints::find(&self.resume_file(), self.seeds, self.len()) {
+            Found::At(next) if !acyclic => u64::from(next),
+            Found::Refused(why) if !acyclic => {
+                observer.restarted(self.seeds, &why);
+                u64::MAX
+            }
+            _ => u64::MAX,
+        };
+        let least = peers.min(next);
+        (least != u64::MAX && peers.max(next) == least).then_some(least as u32)
+    }
+
+    /// How the first pass reads the lower layers ([`MemoryPlan::reads`]), their sizes read from
+    /// their files.
+    fn reads(&self) -> Result<Reads, TableError> {
+        let sizes = (0..self.seeds)
+            .map(|n| Ok(self.set.layer(n)?.len()))
+            .collect::<Result<Vec<u64>, TableError>>()?;
+        Ok(self.memory.reads(&sizes))
+    }
+
+    /// Step 3: the lower layers as the builder reads them `reads`, each its `copies` where there
+    /// is one; a rank's slices of them where it asks their owners (none where `resumed`: the
+    /// first pass is behind it). With them, the bytes they keep in memory through the phases
+    /// (the copies, the slices).
+    fn lower<'a>(
+        &self,
+        copies: &'a [Option<Layer>],
+        reads: Reads,
+        resumed: Option<u32>,
+    ) -> Result<(Lower<'a>, u64), BuildError>
+    where
+        's: 'a,
+    {
+        let layers = lower_layers(self.set, copies)?;
+        let owners = match reads {
+            Reads::Owners if resumed.is_none() => {
+                Some(Owners::load(&layers, self.rank, self.memory.blocks.ranks)?)
+            }
+            _ => None,
+        };
+        let kept = copies.iter().flatten().map(Layer::len).sum::<u64>()
+            + owners.as_ref().map_or(0, Owners::bytes);
+        let lower = Lower {
+            layers,
+            tile: match reads {
+                Reads::Tiles(tile) => Some(tile),
+                _ => None,
+            },
+            owners,
+        };
+        Ok((lower, kept))
+    }
+
+    /// Step 5: solves this rank's share, its values in memory or in a scratch file as the plan
+    /// says, resumed at phase `resumed` if some, reporting to `observer` scaled to the layer;
+    /// the lists of exits by phase have what the budget leaves beside the `kept` bytes of the
+    /// lower layers ([`MemoryPlan::exit_memory`]).
+    fn solve(
+        &self,
+        (lower, kept): (&Lower<'_>, u64),
+        options: BuildOptions,
+        observer: &dyn BuildObserver,
+        peers: &dyn Peers,
+        resumed: Option<u32>,
+    ) -> Result<Solve, BuildError> {
+        let len = self.len();
+        let mut scratch = Scratch::new(self.work_dir.join(format!("r{}", self.rank)));
+        let values = LayerValues::new(len, self.memory.values_in_memory(self.rank), &mut scratch)?;
+        let mut checkpoints = Checkpoints::new(
+            self.resume_file(),
+            self.seeds,
+            len,
+            options.checkpoint_every.unwrap_or(CHECKPOINT_EVERY),
+        );
+        let share = Share {
+            observer,
+            scale: (self.size(), len.max(1)),
+        };
+        let mut solved = match self.set.kind().engine() {
+            Engine::Kalah(rules) if self.memory.acyclic.is_some() => {
+                solve_acyclic_layer(&rules, &self.index, lower, values.entries(), observer)
+                    .map_err(BuildError::Memory)?;
+                Solved::default()
+            }
+            engine => engine.visit(SolveLayer {
+                index: &self.index,
+                lower,
+                values: values.entries(),
+                plan: &self.memory.blocks,
+                scratch,
+                observer: &share,
+                peers,
+                checkpoints: Some((&mut checkpoints, resumed)),
+                exit_memory: self.memory.exit_memory(self.rank, kept),
+            })?,
+        };
+        // The values: in the work bytes after the phases (the values' bytes held best exits),
+        // else in the values.
+        let finished = match solved.work.take() {
+            Some(work) => {
+                drop(values);
+                Finished::Work(work)
+            }
+            None => Finished::Values(values),
+        };
+        Ok(Solve {
+            solved,
+            finished,
+            checkpoints: checkpoints.written,
+        })
+    }
+
+    /// Step 7: the layer's report, every rank's counts summed, from the solve's `solved`, the
+    /// `checkpoints` this rank wrote and the file's `written` bytes and compression.
+    fn report(
+        &self,
+        started: Instant,
+        resumed: Option<u32>,
+        solved: Solved,
+        checkpoints: u32,
+        written: Written,
+        peers: &dyn Peers,
+    ) -> LayerReport {
+        let traffic = (peers.size() > 1).then(|| Traffic {
+            messages: peers.sum(solved.traffic.messages),
+            lookups: peers.sum(solved.traffic.lookups),
+            bytes: peers.sum(solved.traffic.bytes),
+            ..solved.traffic
+        });
+        LayerReport {
+            seeds: self.seeds,
+            positions: self.size(),
+            seconds: Some(started.elapsed().as_secs_f64()),
+            path: self.path.clone(),
+            traffic,
+            sweep: solved.sweep.map(|sweep| SweepReport {
+                misses: peers.sum(sweep.misses),
+                read: peers.sum(sweep.read),
+                ..sweep
+            }),
+            compressed: written.compressed,
+            resumed,
+            counts: self.memory.acyclic.is_none().then(|| PhaseCounts {
+                phases: solved.counts.phases,
+                scanned: peers.sum(solved.counts.scanned),
+                resolved: peers.sum(solved.counts.resolved),
+                parents: peers.sum(solved.counts.parents),
+                written: written.bytes
+                    + peers.sum(u64::from(checkpoints) * Checkpoints::bytes(self.len())),
+            }),
+        }
     }
 }
 
@@ -599,6 +581,78 @@ enum Output {
     Compressed(CompressOptions),
     /// As a version 1 file, each rank its part ([`SharedLayer`]).
     Parts(SharedLayer),
+}
+
+/// What writing a layer's file wrote.
+struct Written {
+    /// Bytes of the file.
+    bytes: u64,
+    /// Its bytes before and after compression, where it was written compressed.
+    compressed: Option<(u64, u64)>,
+}
+
+impl Output {
+    /// Step 4: the output of `target`'s layer: one process alone with `compress` writes it
+    /// compressed straight from its values; else rank 0 creates the version 1 file (its space
+    /// reserved) for every rank to write its part, between barriers (rank 0 compresses it
+    /// after, [`build_layers_on`]).
+    fn open(
+        target: &Target<'_>,
+        compress: Option<CompressOptions>,
+        peers: &dyn Peers,
+    ) -> Result<Output, TableError> {
+        let (kind, seeds, size) = (target.set.kind(), target.seeds, target.size());
+        Ok(match compress.filter(|_| peers.size() == 1) {
+            Some(compress) => Output::Compressed(compress),
+            None if peers.rank() == 0 => {
+                let shared = SharedLayer::create(&target.path, kind, seeds, size)?;
+                peers.barrier();
+                Output::Parts(shared)
+            }
+            None => {
+                peers.barrier();
+                Output::Parts(SharedLayer::join(&target.path, kind, seeds, size)?)
+            }
+        })
+    }
+
+    /// Step 6: writes `target`'s share of the layer's file from its `finished` values, once and
+    /// in order; rank 0 finishes a version 1 file (checksum, header, its final name) once every
+    /// rank has written its part.
+    fn write(
+        self,
+        target: &Target<'_>,
+        finished: &Finished,
+        peers: &dyn Peers,
+    ) -> Result<Written, TableError> {
+        let span = target.span.clone();
+        let fill = |first: u64, out: &mut [u8]| finished.fill(first - span.start, out);
+        match self {
+            Output::Compressed(compress) => {
+                let entries = Entries {
+                    len: target.len(),
+                    fill: &fill,
+                };
+                let header = target.set.kind().header(target.seeds, target.size());
+                let made = compress_entries(&target.path, header, &entries, compress)?;
+                Ok(Written {
+                    bytes: made.after,
+                    compressed: Some((made.before, made.after)),
+                })
+            }
+            Output::Parts(shared) => {
+                shared.write_parts(span.start, target.len(), fill)?;
+                peers.barrier();
+                if peers.rank() == 0 {
+                    shared.finish()?;
+                }
+                Ok(Written {
+                    bytes: HEADER_LEN as u64 + target.size(),
+                    compressed: None,
+                })
+            }
+        }
+    }
 }
 
 /// Where a solved layer's values are: in the work bytes of the phases ([`values_of`]), or in the

@@ -45,14 +45,16 @@
 //! A build may be given a budget for its own memory ([`BuildOptions::memory`]): a layer whose
 //! work does not fit is solved in blocks of its index range, parents in other blocks informed by
 //! messages kept in scratch files ([`blocks`]), to the same bytes; lower layers larger than a
-//! tile (a quarter of the budget at most, [`tile_bytes`]) are read by the first pass in tiles,
-//! each once a block and in order ([`sweep`]). Kalah layers that fit are solved in order of
-//! potential ([`acyclic`]); the others by the phases ([`phases`]).
+//! tile (a quarter of the budget at most, [`MemoryPlan::tile`]) are read by the first pass in
+//! tiles, each once a block and in order ([`sweep`]). What each part takes of the budget:
+//! [`memory`]. Kalah layers that fit are solved in order of potential ([`acyclic`]); the others
+//! by the phases ([`phases`]).
 //!
-//! Modules: [`build`] (choosing the builder, writing files), [`report`] (what a build reports),
-//! `lower` (private: the finished lower layers a move leaves into), [`phases`] (the phases over
-//! blocks), [`sweep`] (the first pass in tiles of the lower layers), [`blocks`] (the plan of
-//! blocks, scratch files, work bytes, messages), [`peers`] (the ranks of a distributed build),
+//! Modules: [`build`] (the steps of a layer's build), [`memory`] (the budget shared out: the
+//! builder, blocks, tiles, scratch files), [`report`] (what a build reports), `lower` (private:
+//! the finished lower layers a move leaves into), [`phases`] (the phases over blocks), [`sweep`]
+//! (the first pass in tiles of the lower layers), [`blocks`] (the plan of blocks, scratch files,
+//! work bytes, messages), [`peers`] (the ranks of a distributed build),
 //! `owners` (private: the lower layers shared out among the ranks, their entries looked up by
 //! message), [`acyclic`] (Kalah in order of potential), [`unmove`] (parents of a position).
 
@@ -60,6 +62,7 @@ pub mod acyclic;
 pub mod blocks;
 pub mod build;
 mod lower;
+pub mod memory;
 mod owners;
 pub mod peers;
 pub mod phases;
@@ -69,9 +72,10 @@ pub mod sweep;
 pub mod unmove;
 
 pub use build::{
-    BuildError, BuildOptions, NO_CHECKPOINTS, acyclic_fits, build_layer, build_layers,
-    build_layers_on, scratch_dir, thread_pool, tile_bytes, values_in_memory,
+    BuildError, BuildOptions, NO_CHECKPOINTS, build_layer, build_layers, build_layers_on,
+    scratch_dir, thread_pool,
 };
+pub use memory::{Ledger, MemoryPlan, Reads};
 pub use peers::{Peers, Solo, Traffic};
 pub use report::{BuildObserver, LayerReport, PhaseCounts};
 pub use sweep::SweepReport;

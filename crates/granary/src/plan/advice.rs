@@ -3,8 +3,10 @@
 //! tables would take long to build (a start), the search that answers it (`granary solve`), with
 //! the planner's estimate of its time.
 
+use granary_retrograde::MemoryPlan;
 use granary_rules::Game;
 
+use super::build_memory;
 use super::{
     AUTO_BUILD_SECONDS, CostModel, Limits, SEARCH_MAX_SEEDS, TableChoice, layers_bytes, plan_solve,
 };
@@ -99,7 +101,9 @@ pub fn advised_build(
 }
 
 /// The build of `game`'s missing layers up to its seeds, in words, and its estimated seconds,
-/// where the free disk (less its margin) holds it; else why not.
+/// where the free disk (less its margin) holds it: the layers and the scratch files that the
+/// build's own disk check counts with this machine's default memory
+/// ([`MemoryPlan::most_scratch_bytes`], as [`crate::build::scratch_bytes`]); else why not.
 fn build(
     game: &Mancala,
     present: Option<u32>,
@@ -119,7 +123,10 @@ fn build(
         });
     }
     let from = present.map_or(0, |p| p + 1);
-    let needed = layers_bytes(kind, from, seeds);
+    let tables = layers_bytes(kind, from, seeds);
+    let scratch =
+        MemoryPlan::most_scratch_bytes(kind, from..=seeds, build_memory(machine), true, 1);
+    let needed = tables.saturating_add(scratch);
     if needed > Limits::of(machine, 0).disk {
         return Err(format!(
             "{} tables up to {seeds} seeds need {} more on disk and {} is free: more than this \
@@ -134,7 +141,7 @@ fn build(
         format!(
             "build them with `{}` ({} on disk, about {})",
             build_command(kind, seeds),
-            human_bytes(needed),
+            human_bytes(tables),
             human_seconds(seconds)
         ),
         seconds,
@@ -218,9 +225,14 @@ mod tests {
     #[test]
     fn an_oware_build_is_advised_only_where_the_disk_holds_it() {
         let model = CostModel::default();
-        // Oware(6,4) from its start: 48 seeds, more than any disk of this machine.
+        // Oware(6,4) from its start: 48 seeds, more than any disk of this machine. The build
+        // needs its tables and the scratch files of its largest layer (the memory is the same on
+        // every machine here).
         let start = game(GameName::Oware, "awari", 6, None);
-        let needed = layers_bytes(start.kind(), 0, 48);
+        let tables = layers_bytes(start.kind(), 0, 48);
+        let memory = build_memory(&machine(0));
+        let needed = tables + MemoryPlan::most_scratch_bytes(start.kind(), 0..=48, memory, true, 1);
+        assert!(needed > tables);
         let advice_start = advice(&start, None, &machine(500_000_000_000), &model);
         assert!(!advice_start.contains("granary build"), "{advice_start}");
         assert!(
@@ -230,15 +242,20 @@ mod tests {
             )),
             "{advice_start}"
         );
-        // Where the disk holds them (less its margin), the build is the advice, its size and
-        // time given.
+        // Where the disk holds them (less its margin), the build is the advice, the tables'
+        // size and its time given; a disk that holds the tables but not the scratch files of
+        // the build gets no build, as the build's own disk check would refuse it.
         let roomy = advice(&start, None, &machine(needed / 49 * 50 + (1 << 31)), &model);
         assert!(
-            roomy.starts_with(
-                "build them with `granary build oware --pits 6 --rules awari --max-seeds 48`"
-            ),
+            roomy.starts_with(&format!(
+                "build them with `granary build oware --pits 6 --rules awari --max-seeds 48` ({} \
+                 on disk",
+                human_bytes(tables)
+            )),
             "{roomy}"
         );
+        let tight = advice(&start, None, &machine(tables / 49 * 50 + (1 << 31)), &model);
+        assert!(!tight.contains("granary build"), "{tight}");
         // A small position: built where the disk holds it, refused where it does not.
         let small = game(GameName::Oware, "awari", 4, Some("2,0,1,1/0,2,1,1"));
         let build = advice(&small, Some(3), &machine(u64::MAX), &model);

@@ -12,11 +12,10 @@
 //!                              the lists of exits by phase that the phases' scans read
 //!                              (`crate::phases`); the layer's file is written once, in order,
 //!                              from the work bytes after the last phase. Anonymous memory
-//!                              (huge pages) when they fit a quarter of the budget
-//!                              ([`VALUES_SHARE`]) or, beside the work bytes of one block, what
-//!                              it leaves (`crate::build::values_in_memory`), else a mapped
-//!                              scratch file (file-backed pages: the kernel writes them back
-//!                              and drops them, and reads them again in order)
+//!                              (huge pages) where they fit the budget
+//!                              ([`crate::memory::MemoryPlan::values_in_memory`]), else a
+//!                              mapped scratch file (file-backed pages: the kernel writes them
+//!                              back and drops them, and reads them again in order)
 //!   messages                   for parents in other blocks: a buffer in memory, spilled to a
 //!                              scratch file per block when it outgrows its share
 //! ```
@@ -33,20 +32,16 @@
 //! the work bytes stay in memory for the whole build.
 //!
 //! # Memory
-//! A budget of `M` bytes gives blocks of `3 M / 4` work bytes ([`WORK_SHARE`]; anonymous for
-//! one block, the pages of the mapped scratch file for several), leaving a quarter to the first
-//! pass's tiles of the lower layers (`crate::sweep`), then, less what the lower layers keep in
-//! memory, to the phases' lists of exits (`crate::phases`: two bytes a listed position, else in
-//! scratch files), `M / 8` bytes of buffered messages (up to twice that with the slack of
-//! growing buffers) and `M / 16` bytes of resolved positions waiting on the threads' stacks; the
-//! rest, and the buffers of fixed size (a thread's [`LOCAL_MESSAGES`] messages and un-move
-//! batches, 256 KiB to read or write a scratch file), is a constant of about a megabyte, and the
-//! lists' counts (two bytes a piece of [`crate::PIECE`] positions a phase: 30 MB at awari
-//! layer 36).
+//! What each part takes of a budget, and when, is [`crate::memory`]'s: blocks of three quarters
+//! of it, a message buffer of an eighth (up to twice that with the slack of growing buffers),
+//! stacks of a sixteenth. Beside the budget, the buffers of fixed size (a thread's
+//! [`LOCAL_MESSAGES`] messages and un-move batches, 256 KiB to read or write a scratch file) are
+//! a constant of about a megabyte, and the lists' counts (two bytes a piece of [`crate::PIECE`]
+//! positions a phase: 30 MB at awari layer 36).
 //!
 //! # Modules
-//! - `plan`: the cut of a layer into blocks for a budget ([`BlockPlan`]), and the messages a
-//!   thread gathers before it hands them to the outbox ([`LOCAL_MESSAGES`]).
+//! - `plan`: the cut of a layer into blocks ([`BlockPlan`]), and the messages a thread gathers
+//!   before it hands them to the outbox ([`LOCAL_MESSAGES`]).
 //! - `scratch`: the scratch directory and its files' errors ([`ScratchError`]).
 //! - `work`: the work bytes, one block in memory or every block in a mapped file.
 //! - `values`: the values of the layer (a rank's share) being built ([`LayerValues`]).
@@ -59,9 +54,9 @@ mod values;
 mod work;
 
 pub(crate) use outbox::{LOST, Outbox};
-pub use plan::{BlockPlan, LOCAL_MESSAGES, REGION, STACK_SHARE, TLB_REACH, WORK_SHARE};
+pub use plan::{BlockPlan, LOCAL_MESSAGES, REGION, TLB_REACH};
+pub(crate) use plan::{MAX_BLOCK, region};
 pub(crate) use scratch::Scratch;
 pub use scratch::ScratchError;
 pub(crate) use values::LayerValues;
-pub use values::VALUES_SHARE;
 pub(crate) use work::{WorkBytes, WorkError};

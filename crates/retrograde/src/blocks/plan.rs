@@ -1,6 +1,7 @@
-//! The plan of a layer's build in blocks: how a memory budget cuts the layer's index range into
-//! blocks, how large the message buffer and the threads' stacks of resolved positions may grow,
-//! and which rank of a distributed build owns which blocks.
+//! The plan of a layer's build in blocks: the cut of the layer's index range into blocks, how
+//! large the message buffer and the threads' stacks of resolved positions may grow, and which
+//! rank of a distributed build owns which blocks. A budget's plan is
+//! [`crate::memory::MemoryPlan`]'s to make.
 //!
 //! # Layout
 //! ```text
@@ -16,31 +17,21 @@
 //! # Contract
 //! A rank `q` lies in block `locate(q).0` at offset `locate(q).1`, and
 //! `range(b).start + offset == q`. Without a budget, or when the layer's work bytes fit in
-//! [`WORK_SHARE`] of it, the plan has one block and no message buffer.
+//! [`crate::memory::WORK`] of it, the plan has one block and no message buffer.
 
 use std::ops::Range;
-
-use crate::PIECE;
 
 /// Messages a thread gathers before it hands them to the outbox (`outbox.rs`); the least
 /// message buffer of a plan in blocks.
 pub const LOCAL_MESSAGES: usize = 1 << 14;
 /// The most positions a block holds: a message's offset is 31 bits.
-const MAX_BLOCK: u64 = 1 << 31;
-/// The share of a budget that the work bytes of the block in use take (one byte a position):
-/// three quarters; the first pass's tiles of the lower layers take the last quarter
-/// (`crate::build`), the phases' messages and stacks an eighth and a sixteenth.
-pub const WORK_SHARE: (u64, u64) = (3, 4);
-/// The share of a budget that the threads' stacks of resolved positions may take: a sixteenth.
-pub const STACK_SHARE: u64 = 16;
-/// Bytes a resolved position takes on a thread's stack.
-const STACK_ENTRY: u64 = 32;
+pub(crate) const MAX_BLOCK: u64 = 1 << 31;
 
-/// How a layer of `size` positions is cut for a memory budget.
+/// How a layer of `size` positions is cut into blocks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BlockPlan {
     pub size: u64,
-    /// Positions a block (the last may hold fewer); a multiple of [`PIECE`] unless it is the
+    /// Positions a block (the last may hold fewer); a multiple of [`crate::PIECE`] unless it is the
     /// whole layer.
     pub block: u64,
     /// Messages buffered in memory before they are spilled to files.
@@ -69,7 +60,7 @@ pub const TLB_REACH: u64 = 1 << 32;
 pub const REGION: u64 = 1 << 27;
 
 /// The region of a block of `block` positions ([`BlockPlan::region`]).
-fn region(block: u64) -> u64 {
+pub(crate) fn region(block: u64) -> u64 {
     if block > TLB_REACH {
         REGION
     } else {
@@ -77,70 +68,7 @@ fn region(block: u64) -> u64 {
     }
 }
 
-/// The stack of a thread without a budget (`2^20` positions, 32 MiB).
-const FREE_STACK: usize = 1 << 20;
-
 impl BlockPlan {
-    /// The plan for `size` positions within `budget` bytes (`None`: no limit, one block) on
-    /// `threads` threads.
-    #[must_use]
-    pub fn new(size: u64, budget: Option<u64>, threads: usize) -> BlockPlan {
-        let Some(budget) = budget else {
-            return BlockPlan {
-                size,
-                block: size.max(1),
-                messages: 0,
-                stack: FREE_STACK,
-                ranks: 1,
-                region: region(size),
-            };
-        };
-        let stack = (budget / STACK_SHARE / threads.max(1) as u64 / STACK_ENTRY)
-            .clamp(64, FREE_STACK as u64);
-        let work = budget / WORK_SHARE.1 * WORK_SHARE.0;
-        if size <= work {
-            return BlockPlan {
-                size,
-                block: size.max(1),
-                messages: 0,
-                stack: stack as usize,
-                ranks: 1,
-                region: region(size),
-            };
-        }
-        let block = (work / PIECE * PIECE).clamp(PIECE, MAX_BLOCK);
-        BlockPlan {
-            size,
-            block,
-            messages: ((budget / 8 / 4) as usize).max(LOCAL_MESSAGES),
-            stack: stack as usize,
-            ranks: 1,
-            region: region(block),
-        }
-    }
-
-    /// The plan of [`BlockPlan::new`] for each of `ranks` processes, each within `budget`:
-    /// blocks no larger than a rank's share of the layer, so that every rank has some (unless
-    /// the layer has fewer than `ranks` work pieces).
-    #[must_use]
-    pub fn distributed(size: u64, budget: Option<u64>, threads: usize, ranks: usize) -> BlockPlan {
-        let ranks = ranks.max(1);
-        let mut plan = BlockPlan::new(size, budget, threads);
-        plan.ranks = ranks;
-        if ranks > 1 {
-            let share = size.div_ceil(ranks as u64).div_ceil(PIECE) * PIECE;
-            if share < plan.block {
-                plan.block = share.clamp(PIECE, MAX_BLOCK);
-                plan.region = region(plan.block);
-                // Messages to other ranks' blocks: within the budget's share, or kept in memory.
-                plan.messages = budget.map_or(usize::MAX / 4, |b| {
-                    ((b / 8 / 4) as usize).max(LOCAL_MESSAGES)
-                });
-            }
-        }
-        plan
-    }
-
     /// The blocks of rank `rank`: a contiguous share of them.
     #[must_use]
     pub fn owned(&self, rank: usize) -> Range<usize> {
@@ -191,23 +119,29 @@ impl BlockPlan {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::PIECE;
 
     #[test]
-    fn plans_cut_the_range_into_pieces_of_the_budget() {
-        let free = BlockPlan::new(1000, None, 2);
-        assert_eq!((free.count(), free.range(0)), (1, 0..1000));
+    fn blocks_cut_the_range_and_locate_every_rank() {
         // One region within the TLB's reach, regions of REGION beyond it.
-        assert_eq!(free.region, 1000);
-        assert_eq!(BlockPlan::new(TLB_REACH, None, 2).region, TLB_REACH);
-        assert_eq!(BlockPlan::new(TLB_REACH + 1, None, 2).region, REGION);
-        let fits = BlockPlan::new(1000, Some(1 << 20), 2);
-        assert_eq!(fits.count(), 1);
+        assert_eq!(region(1000), 1000);
+        assert_eq!(region(TLB_REACH), TLB_REACH);
+        assert_eq!(region(TLB_REACH + 1), REGION);
         let size = 10 * PIECE + 5;
-        let plan = BlockPlan::new(size, Some(3 * PIECE), 2);
-        assert_eq!(plan.block, 2 * PIECE);
+        let plan = BlockPlan {
+            size,
+            block: 2 * PIECE,
+            messages: LOCAL_MESSAGES,
+            stack: 64,
+            ranks: 2,
+            region: 2 * PIECE,
+        };
         assert_eq!(plan.count(), 6);
         assert_eq!(plan.range(5), 10 * PIECE..size);
         assert_eq!(plan.locate(2 * PIECE + 7), (1, 7));
+        assert_eq!((plan.owned(0), plan.owned(1)), (0..3, 3..6));
+        assert_eq!((plan.owner(2), plan.owner(3)), (0, 1));
+        assert_eq!(plan.span(3..6), 6 * PIECE..size);
         // Every rank lies in the block `locate` names, at its offset.
         for rank in [0, PIECE, 2 * PIECE - 1, size - 1] {
             let (b, off) = plan.locate(rank);

@@ -1,10 +1,10 @@
 //! The values of one rank's share of a layer being built (one process alone: the whole layer),
 //! one `i8` a position from the share's first position: in anonymous memory (huge pages) when
-//! they fit the budget (`crate::build::values_in_memory`) or there is none; else in the scratch
-//! file `values`, mapped shared, its space reserved before it is mapped (file-backed pages: they
-//! leave the budget free). A layer solved by the phases keeps its best exits there (its values
-//! end in the work bytes); a Kalah layer solved in order of potential, its values, from which
-//! its file is written once, in order.
+//! they fit the budget ([`crate::memory::MemoryPlan::values_in_memory`]) or there is none; else
+//! in the scratch file `values`, mapped shared, its space reserved before it is mapped
+//! (file-backed pages: they leave the budget free). A layer solved by the phases keeps its best
+//! exits there (its values end in the work bytes); a Kalah layer solved in order of potential,
+//! its values, from which its file is written once, in order.
 
 use std::sync::atomic::AtomicI8;
 
@@ -27,11 +27,6 @@ impl Scratch {
         Ok(RankValues { map: Some(map) })
     }
 }
-
-/// The share of a budget that a rank's values take in anonymous memory whatever else it holds: a
-/// quarter (the work bytes of a block take up to three quarters, [`super::WORK_SHARE`]); beside
-/// the work bytes of one block they may take more (`crate::build::values_in_memory`).
-pub const VALUES_SHARE: u64 = 4;
 
 /// The values of a rank's share of the layer being built (see the module documentation).
 #[derive(Debug)]

@@ -136,14 +136,12 @@ fn lower_layers_read_in_tiles_compressed_or_not_give_the_same_files() {
 
 /// A first pass in tiles writes its best exits into values in anonymous memory where they fit
 /// the budget beside the work bytes, else into a mapped scratch file
-/// (`crates/retrograde/src/blocks/values.rs`, `values_in_memory`): both ways, in one block and
-/// in several, the same bytes as in memory.
+/// (`crates/retrograde/src/memory.rs`, `MemoryPlan::values_in_memory`): both ways, in one block
+/// and in several, the same bytes as in memory.
 #[test]
 fn tiles_with_values_in_memory_or_in_a_file_give_the_same_files() {
     use granary_index::LayerIndex;
-    use granary_retrograde::blocks::{VALUES_SHARE, WORK_SHARE};
-    use granary_retrograde::build::TILE_SHARE;
-    use granary_retrograde::{tile_bytes, values_in_memory};
+    use granary_retrograde::memory::{MemoryPlan, Reads, TILE, VALUES, Work};
     let kind = TableKind {
         game: Game::Oware {
             rules: OwareRules::Awari,
@@ -156,25 +154,26 @@ fn tiles_with_values_in_memory_or_in_a_file_give_the_same_files() {
     // tiles; layers 14 and 15 (4.4 M, 7.6 M) keep theirs in a file, in one block (6 M work
     // bytes) and in two. 11 MB: layer 14 keeps its values beside its work bytes, its tiles
     // smaller than a quarter of the budget.
-    let sizes: Vec<u64> = (0..=max)
-        .map(|n| LayerIndex::new(6, n, kind.reduced()).unwrap().size())
+    let indexes: Vec<LayerIndex> = (0..=max)
+        .map(|n| LayerIndex::new(6, n, kind.reduced()).unwrap())
         .collect();
+    let sizes: Vec<u64> = indexes.iter().map(LayerIndex::size).collect();
     let budgets = [8_000_000u64, 11_000_000];
-    let blocks = |n: usize, m: u64| sizes[n].div_ceil(m / WORK_SHARE.1 * WORK_SHARE.0);
-    let one_block = |n: usize, m: u64| (blocks(n, m) == 1).then_some(sizes[n]);
-    let in_memory = |n: usize, m: u64| values_in_memory(sizes[n], one_block(n, m), m);
-    let tile = |n: usize, m: u64| tile_bytes(sizes[n], one_block(n, m), m);
-    let tiled = |n: usize, m: u64| sizes[..n].iter().sum::<u64>() > tile(n, m);
-    let beside = |n: usize, m: u64| in_memory(n, m) && sizes[n] > m / VALUES_SHARE;
+    let plan = |n: usize, m: u64| MemoryPlan::new(kind, &indexes[n], Some(m), 2, 1);
+    let one_block = |n: usize, m: u64| matches!(plan(n, m).work(0), Work::Memory(_));
+    let in_memory = |n: usize, m: u64| plan(n, m).values_in_memory(0);
+    let tile = |n: usize, m: u64| plan(n, m).tile().unwrap();
+    let tiled = |n: usize, m: u64| matches!(plan(n, m).reads(&sizes[..n]), Reads::Tiles(_));
+    let beside = |n: usize, m: u64| in_memory(n, m) && sizes[n] > VALUES.of(m);
     let any = |case: &dyn Fn(usize, u64) -> bool| {
         budgets
             .iter()
             .any(|&m| (0..=max as usize).any(|n| tiled(n, m) && case(n, m)))
     };
-    assert!(any(&|n, m| beside(n, m) && tile(n, m) == m / TILE_SHARE));
-    assert!(any(&|n, m| beside(n, m) && tile(n, m) < m / TILE_SHARE));
-    assert!(any(&|n, m| !in_memory(n, m) && blocks(n, m) == 1));
-    assert!(any(&|n, m| !in_memory(n, m) && blocks(n, m) > 1));
+    assert!(any(&|n, m| beside(n, m) && tile(n, m) == TILE.of(m)));
+    assert!(any(&|n, m| beside(n, m) && tile(n, m) < TILE.of(m)));
+    assert!(any(&|n, m| !in_memory(n, m) && one_block(n, m)));
+    assert!(any(&|n, m| !in_memory(n, m) && !one_block(n, m)));
     same_bytes(kind, max, &budgets.map(|m| (m, 2)));
 }
 
