@@ -73,7 +73,7 @@ pub use build::{
     build_layers_on, scratch_dir, thread_pool, tile_bytes, values_in_memory,
 };
 pub use peers::{Peers, Solo, Traffic};
-pub use report::{BuildObserver, LayerReport, PhaseCounts};
+pub use report::{BuildObserver, DiskTraffic, LayerLine, LayerReport, PhaseCounts, ProcessCost};
 pub use sweep::SweepReport;
 
 /// Positions a work piece.
