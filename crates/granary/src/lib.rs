@@ -120,7 +120,7 @@ pub use machine::Machine;
 pub use observer::{Event, Observer};
 pub use outcome::Seeds;
 pub use plan::{TableChoice, TablePlan};
-pub use query::{MoveValue, Query};
+pub use query::{MoveValue, PvEnd, Query, Source};
 pub use recheck::{Recheck, Rechecked, recheck};
 pub use solve::{ExactMove, Oracle, RootValue, Settings, SolveReport, plan, prepare, solve};
 pub use tablebase::{Tablebase, build_command};
