@@ -6,7 +6,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use granary::Event;
+use granary::{DiskTraffic, Event, LayerReport, ProcessCost};
 use indicatif::{ProgressBar, ProgressStyle};
 
 /// Shows events on stderr; `quiet` shows nothing.
@@ -77,43 +77,26 @@ fn status_kib(field: &str) -> Option<u64> {
     Some(kb * 1024)
 }
 
-/// Bytes this process has had read from and written to the storage (`/proc/self/io`, Linux):
-/// what the kernel counts, page-cache write-back of its mapped files included, so a scratch
-/// file whose pages are written out and read back again at random shows here and not in the
-/// builder's own count of what it writes. Writes cancelled (a dirty page of a file deleted
-/// before it reached the disk) are taken off.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DiskTraffic {
-    pub read: u64,
-    pub written: u64,
+/// Bytes this process has had read from and written to the storage (`/proc/self/io`, Linux),
+/// or `None` where the kernel does not say: what the kernel counts, page-cache write-back of
+/// its mapped files included, so a scratch file whose pages are written out and read back
+/// again at random shows here and not in the builder's own count of what it writes.
+pub fn disk_traffic() -> Option<DiskTraffic> {
+    parse_io(&std::fs::read_to_string("/proc/self/io").ok()?)
 }
 
-impl DiskTraffic {
-    /// Now, or `None` where the kernel does not say.
-    pub fn now() -> Option<DiskTraffic> {
-        DiskTraffic::parse(&std::fs::read_to_string("/proc/self/io").ok()?)
-    }
-
-    /// From the text of `/proc/<pid>/io`.
-    fn parse(io: &str) -> Option<DiskTraffic> {
-        let field = |name: &str| -> Option<u64> {
-            let line = io.lines().find(|l| l.starts_with(name))?;
-            line[name.len()..].trim().parse().ok()
-        };
-        Some(DiskTraffic {
-            read: field("read_bytes:")?,
-            written: field("write_bytes:")?
-                .saturating_sub(field("cancelled_write_bytes:").unwrap_or(0)),
-        })
-    }
-
-    /// The traffic from `earlier` to `self`.
-    fn since(self, earlier: DiskTraffic) -> DiskTraffic {
-        DiskTraffic {
-            read: self.read.saturating_sub(earlier.read),
-            written: self.written.saturating_sub(earlier.written),
-        }
-    }
+/// The traffic in the text of `/proc/<pid>/io`. Writes cancelled (a dirty page of a file
+/// deleted before it reached the disk) are taken off.
+fn parse_io(io: &str) -> Option<DiskTraffic> {
+    let field = |name: &str| -> Option<u64> {
+        let line = io.lines().find(|l| l.starts_with(name))?;
+        line[name.len()..].trim().parse().ok()
+    };
+    Some(DiskTraffic {
+        read: field("read_bytes:")?,
+        written: field("write_bytes:")?
+            .saturating_sub(field("cancelled_write_bytes:").unwrap_or(0)),
+    })
 }
 
 /// The peak of [`anon_memory`], sampled every 10 ms by a thread of its own (the kernel keeps no
@@ -212,6 +195,12 @@ impl Terminal {
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
+
+    fn disk(&self) -> std::sync::MutexGuard<'_, Option<DiskTraffic>> {
+        self.disk
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
 }
 
 /// What a root move is worth in text: `+10` exactly, `<=+10` at most (a bound: no better
@@ -232,6 +221,105 @@ fn search_line(pit: usize, value: &str, nodes: u64, seconds: f64) -> String {
     )
 }
 
+/// A long search's periodic line: `1:02:03 last proven move 3: +8..+12; 2.100e10 nodes (5.64 M
+/// nodes/s); journal 1.50 MiB, 98304 records`, the bounds `last` proven (`move 3: +8..+12`)
+/// where there are some, the journal where it keeps one (bytes and records).
+fn tick_line(seconds: f64, nodes: u64, journal: Option<(u64, u64)>, last: &str) -> String {
+    let journal = journal.map_or(String::new(), |(bytes, records)| {
+        format!(
+            "; journal {:.2} MiB, {records} records",
+            bytes as f64 / f64::from(1 << 20)
+        )
+    });
+    let last = if last.is_empty() {
+        String::new()
+    } else {
+        format!("last proven {last}; ")
+    };
+    let whole = seconds as u64;
+    format!(
+        "{}:{:02}:{:02} {last}{:.3e} nodes ({:.2} M nodes/s){journal}",
+        whole / 3600,
+        whole / 60 % 60,
+        whole % 60,
+        nodes as f64,
+        nodes as f64 / seconds.max(1e-9) / 1e6
+    )
+}
+
+impl Terminal {
+    /// A layer is about to be built: its bar, and the counts its line is measured from.
+    fn layer_started(&self, kind: &str, seeds: u32, positions: u64) {
+        let bar = ProgressBar::new(positions);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{prefix} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta} {msg}",
+            )
+            .expect("valid template")
+            .progress_chars("=> "),
+        );
+        bar.set_prefix(format!("{kind} layer {seeds:>2}"));
+        *self.bar() = Some(bar);
+        if let Some(lines) = &self.phase_lines {
+            lines.started(format!("{kind} layer {seeds:>2}"));
+        }
+        if let Some(anon) = &self.anon {
+            anon.reset();
+        }
+        if self.layer_lines {
+            *self.disk() = disk_traffic();
+        }
+    }
+
+    /// The current layer entered phase `t`: its bar says so, and a build logged to a file a
+    /// line now and then.
+    fn phase(&self, t: u32) {
+        if let Some(bar) = self.bar().as_ref() {
+            bar.set_message(format!("phase {t}"));
+        }
+        if let Some(lines) = &self.phase_lines {
+            lines.phase(t);
+        }
+    }
+
+    /// A layer was built or found built: its bar goes, and a build prints the layer's line
+    /// (a layer found built only where it was compressed), with the memory and disk traffic
+    /// this process measured while it was built.
+    fn layer_done(&self, kind: &str, report: &LayerReport) {
+        if let Some(bar) = self.bar().take() {
+            bar.finish_and_clear();
+        }
+        if let Some(lines) = &self.phase_lines {
+            lines.done();
+        }
+        if !self.layer_lines || (report.seconds.is_none() && report.compressed.is_none()) {
+            return;
+        }
+        let started = self.disk().take();
+        let process = ProcessCost {
+            peak_anon: self.anon.as_ref().map(AnonPeak::since_reset),
+            disk: started
+                .zip(disk_traffic())
+                .map(|(started, now)| now.since(started)),
+        };
+        eprintln!("{}", report.line(kind, process));
+    }
+
+    /// A line said above the bar, if one shows.
+    fn say(&self, line: &str) {
+        match self.bar().as_ref() {
+            Some(bar) => bar.suspend(|| eprintln!("{line}")),
+            None => eprintln!("{line}"),
+        }
+    }
+
+    /// A root move's progress: its line, and the bounds the periodic line repeats.
+    fn searched(&self, pit: usize, value: &str, nodes: u64, seconds: f64) {
+        eprintln!("{}", search_line(pit, value, nodes, seconds));
+        *self.last_bounds() = format!("move {pit}: {value}");
+    }
+}
+
 impl granary::Observer for Terminal {
     fn event(&self, event: Event<'_>) {
         // A refused checkpoint costs the layer's work so far: said even under --quiet.
@@ -248,178 +336,35 @@ impl granary::Observer for Terminal {
                 kind,
                 seeds,
                 positions,
-            } => {
-                let bar = ProgressBar::new(positions);
-                bar.set_style(
-                    ProgressStyle::with_template(
-                        "{prefix} [{bar:30}] {human_pos}/{human_len} {per_sec} eta {eta} {msg}",
-                    )
-                    .expect("valid template")
-                    .progress_chars("=> "),
-                );
-                bar.set_prefix(format!("{kind} layer {seeds:>2}"));
-                *self.bar() = Some(bar);
-                if let Some(lines) = &self.phase_lines {
-                    lines.started(format!("{kind} layer {seeds:>2}"));
-                }
-                if let Some(anon) = &self.anon {
-                    anon.reset();
-                }
-                if self.layer_lines {
-                    *self
-                        .disk
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner) = DiskTraffic::now();
-                }
-            }
+            } => self.layer_started(kind, seeds, positions),
             Event::Restarted { .. } => {}
-            Event::Checkpointed { seeds, next } if self.layer_lines => {
-                let line =
-                    format!("layer {seeds}: checkpoint saved, a rerun resumes at phase {next}");
-                match self.bar().as_ref() {
-                    Some(bar) => bar.suspend(|| eprintln!("{line}")),
-                    None => eprintln!("{line}"),
+            Event::Checkpointed { seeds, next } => {
+                if self.layer_lines {
+                    self.say(&format!(
+                        "layer {seeds}: checkpoint saved, a rerun resumes at phase {next}"
+                    ));
                 }
             }
-            Event::Checkpointed { .. } => {}
             Event::Advanced { positions } => {
                 if let Some(bar) = self.bar().as_ref() {
                     bar.inc(positions);
                 }
             }
-            Event::Phase { t } => {
-                if let Some(bar) = self.bar().as_ref() {
-                    bar.set_message(format!("phase {t}"));
-                }
-                if let Some(lines) = &self.phase_lines {
-                    lines.phase(t);
-                }
-            }
-            Event::LayerDone {
-                kind,
-                seeds,
-                positions,
-                seconds,
-                traffic,
-                sweep,
-                compressed,
-                resumed,
-                counts,
-            } => {
-                if let Some(bar) = self.bar().take() {
-                    bar.finish_and_clear();
-                }
-                if let Some(lines) = &self.phase_lines {
-                    lines.done();
-                }
-                let compressed = compressed.map_or(String::new(), |(before, after)| {
-                    format!(
-                        "; compressed {:.1} MB to {:.1} MB ({:.2}x)",
-                        before as f64 / 1e6,
-                        after as f64 / 1e6,
-                        before as f64 / after.max(1) as f64
-                    )
-                });
-                if seconds.is_none() && self.layer_lines && !compressed.is_empty() {
-                    eprintln!("{kind} layer {seeds:>2}: kept{compressed}");
-                }
-                if let Some(seconds) = seconds.filter(|_| self.layer_lines) {
-                    let rate = positions as f64 / seconds.max(1e-9) / 1e6;
-                    let anon = self.anon.as_ref().map_or(String::new(), |a| {
-                        let bytes = a.since_reset();
-                        format!(
-                            ", peak anonymous memory {:.1} MiB ({:.2} bytes a position)",
-                            bytes as f64 / f64::from(1 << 20),
-                            bytes as f64 / positions.max(1) as f64
-                        )
-                    });
-                    let traffic = traffic.map_or(String::new(), |t| {
-                        let lookups = if t.lookups > 0 {
-                            format!(
-                                " looked up {} lower-layer entries of each other and",
-                                t.lookups
-                            )
-                        } else {
-                            String::new()
-                        };
-                        format!(
-                            "; ranks{lookups} exchanged {} messages ({:.1} MiB) in {} rounds, rank 0 {:.2} s in exchanges",
-                            t.messages,
-                            t.bytes as f64 / f64::from(1 << 20),
-                            t.exchanges,
-                            t.seconds
-                        )
-                    });
-                    let resumed = resumed.map_or(String::new(), |t| {
-                        format!(", resumed from its checkpoint at phase {t}")
-                    });
-                    let sweep = sweep.map_or(String::new(), |s| {
-                        format!(
-                            "; lower layers read in {} tiles ({:.2} GB{})",
-                            s.tiles,
-                            s.read as f64 / 1e9,
-                            if s.misses > 0 {
-                                format!(", {} exits at random", s.misses)
-                            } else {
-                                String::new()
-                            }
-                        )
-                    });
-                    let each = |x: u64| x as f64 / positions.max(1) as f64;
-                    let counts = counts.map_or(String::new(), |c| {
-                        format!(
-                            "; {} phases, a position: {:.1} scanned, {:.2} resolved, {:.2} parents, {:.2} bytes written to the file and checkpoints",
-                            c.phases,
-                            each(c.scanned),
-                            each(c.resolved),
-                            each(c.parents),
-                            each(c.written)
-                        )
-                    });
-                    let started = self
-                        .disk
-                        .lock()
-                        .unwrap_or_else(std::sync::PoisonError::into_inner)
-                        .take();
-                    let disk = match (started, DiskTraffic::now()) {
-                        (Some(started), Some(now)) => {
-                            let d = now.since(started);
-                            format!(
-                                "; the disk, a position: {:.2} bytes written, {:.2} read",
-                                each(d.written),
-                                each(d.read)
-                            )
-                        }
-                        _ => String::new(),
-                    };
-                    eprintln!(
-                        "{kind} layer {seeds:>2}: {positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s){resumed}{anon}{traffic}{sweep}{counts}{disk}{compressed}"
-                    );
-                }
-            }
+            Event::Phase { t } => self.phase(t),
+            Event::LayerDone { kind, report } => self.layer_done(kind, report),
             Event::Bounds {
                 pit,
                 lower,
                 upper,
                 nodes,
                 seconds,
-            } => {
-                let bounds = format!("move {pit}: {lower:+}..{upper:+}");
-                eprintln!(
-                    "{}",
-                    search_line(pit, &format!("{lower:+}..{upper:+}"), nodes, seconds)
-                );
-                *self.last_bounds() = bounds;
-            }
+            } => self.searched(pit, &format!("{lower:+}..{upper:+}"), nodes, seconds),
             Event::Settled {
                 pit,
                 worth: w,
                 nodes,
                 seconds,
-            } => {
-                eprintln!("{}", search_line(pit, &worth(w), nodes, seconds));
-                *self.last_bounds() = format!("move {pit}: {}", worth(w));
-            }
+            } => self.searched(pit, &worth(w), nodes, seconds),
             Event::Depth {
                 depth,
                 verdict,
@@ -430,27 +375,8 @@ impl granary::Observer for Terminal {
                 nodes,
                 journal,
             } => {
-                let journal = journal.map_or(String::new(), |(bytes, records)| {
-                    format!(
-                        "; journal {:.2} MiB, {records} records",
-                        bytes as f64 / f64::from(1 << 20)
-                    )
-                });
-                let bounds = self.last_bounds().clone();
-                let bounds = if bounds.is_empty() {
-                    String::new()
-                } else {
-                    format!("last proven {bounds}; ")
-                };
-                let whole = seconds as u64;
-                eprintln!(
-                    "{}:{:02}:{:02} {bounds}{:.3e} nodes ({:.2} M nodes/s){journal}",
-                    whole / 3600,
-                    whole / 60 % 60,
-                    whole % 60,
-                    nodes as f64,
-                    nodes as f64 / seconds.max(1e-9) / 1e6
-                );
+                let line = tick_line(seconds, nodes, journal, &self.last_bounds());
+                eprintln!("{line}");
             }
         }
     }
@@ -470,23 +396,38 @@ mod tests {
         let io = "rchar: 139973414\nwchar: 10232286372\nsyscr: 788609\nsyscw: 9812\n\
                   read_bytes: 100562583552\nwrite_bytes: 83948630016\n\
                   cancelled_write_bytes: 9940992\n";
-        let t = DiskTraffic::parse(io).unwrap();
-        assert_eq!(t.read, 100_562_583_552);
-        assert_eq!(t.written, 83_948_630_016 - 9_940_992);
-        let later = DiskTraffic {
-            read: t.read + 5,
-            written: t.written + 7,
-        };
         assert_eq!(
-            later.since(t),
-            DiskTraffic {
-                read: 5,
-                written: 7
-            }
+            parse_io(io),
+            Some(DiskTraffic {
+                read: 100_562_583_552,
+                written: 83_948_630_016 - 9_940_992
+            })
         );
-        assert_eq!(DiskTraffic::parse("rchar: 1\n"), None);
+        assert_eq!(parse_io("rchar: 1\n"), None);
         if cfg!(target_os = "linux") {
-            assert!(DiskTraffic::now().is_some(), "/proc/self/io is read");
+            assert!(disk_traffic().is_some(), "/proc/self/io is read");
         }
+    }
+
+    #[test]
+    fn a_search_reports_its_passes_and_a_clock_with_the_last_bounds() {
+        assert_eq!(
+            search_line(3, "+8..+12", 210_000_000, 41.23),
+            "move 3: +8..+12 (41.2 s, 2.10e8 nodes)"
+        );
+        assert_eq!(
+            tick_line(
+                3723.5,
+                21_000_000_000,
+                Some((3 << 19, 98304)),
+                "move 3: +8..+12"
+            ),
+            "1:02:03 last proven move 3: +8..+12; 2.100e10 nodes (5.64 M nodes/s); \
+             journal 1.50 MiB, 98304 records"
+        );
+        assert_eq!(
+            tick_line(59.9, 1000, None, ""),
+            "0:00:59 1.000e3 nodes (0.00 M nodes/s)"
+        );
     }
 }

@@ -2,6 +2,8 @@
 //! them a search over them, as the library's rule of what is answered beyond the tables says
 //! ([`granary::plan::reach`]).
 
+use granary::{PvEnd, Source};
+
 use crate::args::QueryArgs;
 use crate::draw;
 use crate::error::CliResult;
@@ -24,10 +26,9 @@ pub fn run(args: &QueryArgs) -> CliResult {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let source = if q.source == "search" {
-        " (searched over the tables: the position is above them)"
-    } else {
-        ""
+    let source = match q.source {
+        Source::Search => " (searched over the tables: the position is above them)",
+        Source::Tables => "",
     };
     println!("{} {}{source}", q.tables, q.position);
     println!(
@@ -53,10 +54,9 @@ pub fn run(args: &QueryArgs) -> CliResult {
     println!(
         "pv {}{}",
         join(&q.pv),
-        if q.pv_end == "cycle" {
-            " (then the position repeats: endless play)"
-        } else {
-            ""
+        match q.pv_end {
+            PvEnd::Cycle => " (then the position repeats: endless play)",
+            PvEnd::GameOver => "",
         }
     );
     Ok(())

@@ -111,13 +111,16 @@ pub use game::{BaoPosition, GameName, Mancala, Setup};
 pub use granary_index::MAX_LAYER_SEEDS;
 /// The builder's own errors, within [`BuildError::Builder`].
 pub use granary_retrograde::BuildError as BuilderError;
-pub use granary_retrograde::{Peers, Solo, SweepReport, Traffic};
+pub use granary_retrograde::{
+    DiskTraffic, LayerLine, LayerReport, Peers, PhaseCounts, ProcessCost, Solo, SweepReport,
+    Traffic,
+};
 pub use journal::{JournalSettings, JournalSummary};
 pub use machine::Machine;
 pub use observer::{Event, Observer};
 pub use outcome::Seeds;
 pub use plan::{TableChoice, TablePlan};
-pub use query::{MoveValue, Query};
+pub use query::{MoveValue, PvEnd, Query, Source};
 pub use recheck::{Recheck, Rechecked, recheck};
 pub use solve::{ExactMove, Oracle, RootValue, Settings, SolveReport, plan, prepare, solve};
 pub use tablebase::{Tablebase, build_command};

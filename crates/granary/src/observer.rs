@@ -1,7 +1,9 @@
 //! Progress of long work, as events a front end maps to what it shows (bars and lines in the
 //! CLI, JSON events in a server). The library itself prints nothing.
 
+use granary_retrograde::LayerReport;
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 
 use crate::plan::TablePlan;
 
@@ -29,27 +31,13 @@ pub enum Event<'a> {
     Checkpointed { seeds: u32, next: u32 },
     /// The current layer entered phase `t` of its retrograde analysis.
     Phase { t: u32 },
-    /// A layer was built (`seconds`) or found already built (`None`); `traffic`: what crossed
-    /// between the ranks of a distributed build.
+    /// A layer was built (`report.seconds`) or found already built (`None`). As JSON its
+    /// `kind`, `seeds`, `positions`, `seconds`, and `resumed` where a stopped build of it was
+    /// resumed; the rest of the report is for people ([`LayerReport::line`]).
     LayerDone {
         kind: &'a str,
-        seeds: u32,
-        positions: u64,
-        seconds: Option<f64>,
-        #[serde(skip)]
-        traffic: Option<crate::Traffic>,
-        /// How the first pass read the lower layers in tiles (`None`: at random).
-        #[serde(skip)]
-        sweep: Option<crate::SweepReport>,
-        /// The file's bytes before and after it was compressed (`None`: left as it was).
-        #[serde(skip)]
-        compressed: Option<(u64, u64)>,
-        /// The phase a stopped build of the layer was resumed at.
-        #[serde(skip_serializing_if = "Option::is_none")]
-        resumed: Option<u32>,
-        /// What the phases did, counted (`None`: not built by phases).
-        #[serde(skip)]
-        counts: Option<granary_retrograde::PhaseCounts>,
+        #[serde(flatten, serialize_with = "layer_fields")]
+        report: &'a LayerReport,
     },
     /// A pass of MTD(f) on root move `pit`: its value lies in `lower..=upper`. `nodes` and
     /// `seconds` count from the start of the search.
@@ -82,6 +70,22 @@ pub enum Event<'a> {
         verdict: &'a str,
         seconds: f64,
     },
+}
+
+/// Writes what [`Event::LayerDone`] says in JSON of a layer's report, as fields of the event:
+/// `seeds`, `positions`, `seconds` (`null`: found built), and `resumed` where there is one.
+///
+/// # Errors
+/// The serializer's.
+fn layer_fields<S: Serializer>(report: &&LayerReport, serializer: S) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(None)?;
+    map.serialize_entry("seeds", &report.seeds)?;
+    map.serialize_entry("positions", &report.positions)?;
+    map.serialize_entry("seconds", &report.seconds)?;
+    if let Some(phase) = report.resumed {
+        map.serialize_entry("resumed", &phase)?;
+    }
+    map.end()
 }
 
 /// Receives [`Event`]s. Called from worker threads, hence `Sync`; it should return quickly.
@@ -127,17 +131,10 @@ impl granary_retrograde::BuildObserver for BuildEvents<'_> {
     fn checkpointed(&self, seeds: u32, next: u32) {
         self.observer.event(Event::Checkpointed { seeds, next });
     }
-    fn layer_done(&self, r: &granary_retrograde::LayerReport) {
+    fn layer_done(&self, report: &LayerReport) {
         self.observer.event(Event::LayerDone {
             kind: &self.kind,
-            seeds: r.seeds,
-            positions: r.positions,
-            seconds: r.seconds,
-            traffic: r.traffic,
-            sweep: r.sweep,
-            compressed: r.compressed,
-            resumed: r.resumed,
-            counts: r.counts,
+            report,
         });
     }
 }
@@ -206,5 +203,37 @@ mod tests {
         let planned = serde_json::to_value(events[0]).unwrap();
         assert_eq!(planned["horizon"], 8);
         assert_eq!(serde_json::to_value(events[2]).unwrap()["upper"], 8);
+    }
+
+    #[test]
+    fn a_layer_done_serialises_its_counts_and_not_the_rest_of_its_report() {
+        let mut report = LayerReport {
+            seeds: 3,
+            positions: 10,
+            seconds: Some(0.5),
+            path: "3.tbl".into(),
+            traffic: Some(crate::Traffic::default()),
+            sweep: Some(crate::SweepReport::default()),
+            compressed: Some((10, 5)),
+            resumed: None,
+            counts: Some(granary_retrograde::PhaseCounts::default()),
+        };
+        let json = |report: &LayerReport| {
+            serde_json::to_string(&Event::LayerDone {
+                kind: "kalah-4-empty-owner",
+                report,
+            })
+            .unwrap()
+        };
+        assert_eq!(
+            json(&report),
+            r#"{"event":"layer_done","kind":"kalah-4-empty-owner","seeds":3,"positions":10,"seconds":0.5}"#
+        );
+        report.resumed = Some(7);
+        report.seconds = None;
+        assert_eq!(
+            json(&report),
+            r#"{"event":"layer_done","kind":"kalah-4-empty-owner","seeds":3,"positions":10,"seconds":null,"resumed":7}"#
+        );
     }
 }

@@ -1,6 +1,8 @@
 //! Perfect play in a Kalah or Oware position, read from complete tables, or searched over them
 //! where the one rule of what is answered beyond the tables allows ([`crate::plan::reach`]).
 
+use std::fmt;
+
 use granary_rules::notation::format_position;
 use granary_rules::{Position, Rules};
 use granary_tables::TableSet;
@@ -45,11 +47,49 @@ pub struct Query {
     pub best: Vec<usize>,
     /// Best moves (pits) to the end of the game or into a repetition.
     pub pv: Vec<usize>,
-    /// `game over` or `cycle` (endless play).
-    pub pv_end: &'static str,
-    /// Where the answer comes from: `tables`, or `search` (Kalah positions the tables do not
-    /// cover, searched over the tables present).
-    pub source: &'static str,
+    /// How `pv` ends: the game over, or a repetition (endless play).
+    pub pv_end: PvEnd,
+    /// Where the answer comes from: the tables, or a search over them.
+    pub source: Source,
+}
+
+/// Where a query's answer comes from. In JSON and text `tables` or `search`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// Read from the tables.
+    Tables,
+    /// An exact search over the tables present (a Kalah position the tables do not cover).
+    Search,
+}
+
+impl fmt::Display for Source {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Source::Tables => "tables",
+            Source::Search => "search",
+        })
+    }
+}
+
+/// How a principal variation ends. In JSON and text `game over` or `cycle`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum PvEnd {
+    /// The game is over.
+    #[serde(rename = "game over")]
+    GameOver,
+    /// The position repeats: perfect play goes on for ever.
+    #[serde(rename = "cycle")]
+    Cycle,
+}
+
+impl fmt::Display for PvEnd {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            PvEnd::GameOver => "game over",
+            PvEnd::Cycle => "cycle",
+        })
+    }
 }
 
 /// Reads everything about `pos` from `set` (whose layers up to its seeds must be present).
@@ -79,8 +119,8 @@ pub fn query<R: Rules>(set: &TableSet, rules: &R, pos: &Position) -> Result<Quer
         value,
         moves,
         &pv,
-        if cycle { "cycle" } else { "game over" },
-        "tables",
+        if cycle { PvEnd::Cycle } else { PvEnd::GameOver },
+        Source::Tables,
     ))
 }
 
@@ -93,8 +133,8 @@ impl Query {
         value: i32,
         moves: Vec<MoveValue>,
         pv: &[usize],
-        pv_end: &'static str,
-        source: &'static str,
+        pv_end: PvEnd,
+        source: Source,
     ) -> Query {
         let pits = kind.pits;
         let final_stores = final_stores(pos, pits, value);
@@ -132,7 +172,7 @@ impl Tablebase {
     /// What the tables say of `game`'s position where they hold it; otherwise, as
     /// [`crate::plan::reach`] rules (a Kalah position whose search the cost model estimates at
     /// no more than `limit` seconds), an exact search over the tables present, nothing built.
-    /// The answer says which (`source`).
+    /// The answer says which ([`Query::source`]).
     ///
     /// # Errors
     /// A position beyond that rule (Oware above its tables, a longer Kalah search): why, and
@@ -206,7 +246,7 @@ impl Tablebase {
     /// An exact search of `game`'s position over layers `0..=horizon` present (none: no
     /// tables; nothing is built), every move exact, with a hash table of `hash_mib` MiB on
     /// `threads` threads (default: one a core): the answer as the tables would give it,
-    /// `source` `search`.
+    /// [`Source::Search`].
     ///
     /// # Errors
     /// Tables missing or damaged, or a hash table that cannot be had.
@@ -235,8 +275,8 @@ impl Tablebase {
             solution.value,
             moves,
             &solution.pv,
-            "game over",
-            "search",
+            PvEnd::GameOver,
+            Source::Search,
         ))
     }
 
@@ -308,5 +348,25 @@ impl Tablebase {
             self.verify_checksums(kind, seeds)?;
         }
         query(&set, &kind.engine(), pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sources_and_ends_read_the_same_in_json_and_text() {
+        for (source, word) in [(Source::Tables, "tables"), (Source::Search, "search")] {
+            assert_eq!(source.to_string(), word);
+            assert_eq!(
+                serde_json::to_string(&source).unwrap(),
+                format!("\"{word}\"")
+            );
+        }
+        for (end, words) in [(PvEnd::GameOver, "game over"), (PvEnd::Cycle, "cycle")] {
+            assert_eq!(end.to_string(), words);
+            assert_eq!(serde_json::to_string(&end).unwrap(), format!("\"{words}\""));
+        }
     }
 }

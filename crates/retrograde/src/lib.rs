@@ -77,7 +77,7 @@ pub use build::{
 };
 pub use memory::{Ledger, MemoryPlan, Reads};
 pub use peers::{Peers, Solo, Traffic};
-pub use report::{BuildObserver, LayerReport, PhaseCounts};
+pub use report::{BuildObserver, DiskTraffic, LayerLine, LayerReport, PhaseCounts, ProcessCost};
 pub use sweep::SweepReport;
 
 /// Positions a work piece.

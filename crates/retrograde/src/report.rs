@@ -1,6 +1,7 @@
-//! What a build reports as it goes: the observer a front end implements, and what building one
-//! layer did.
+//! What a build reports as it goes: the observer a front end implements, what building one
+//! layer did, and that report in a line of text.
 
+use std::fmt;
 use std::path::PathBuf;
 
 use granary_tables::TableKind;
@@ -78,4 +79,301 @@ pub struct PhaseCounts {
     /// Bytes written to disk: the layer's file and the checkpoints (scratch files of a build
     /// in blocks not counted).
     pub written: u64,
+}
+
+/// Bytes the storage read and wrote for a process, as the kernel counts them (page-cache
+/// write-back of mapped files included): a figure a front end measures of its own process,
+/// where the builder counts only what it writes itself ([`PhaseCounts::written`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DiskTraffic {
+    pub read: u64,
+    pub written: u64,
+}
+
+impl DiskTraffic {
+    /// The traffic from `earlier` to `self`.
+    #[must_use]
+    pub fn since(self, earlier: DiskTraffic) -> DiskTraffic {
+        DiskTraffic {
+            read: self.read.saturating_sub(earlier.read),
+            written: self.written.saturating_sub(earlier.written),
+        }
+    }
+}
+
+/// What a front end measured of its own process while a layer was built, shown in the layer's
+/// line beside what the builder counted ([`LayerReport::line`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ProcessCost {
+    /// The peak anonymous resident memory (the heap and anonymous maps, not the table files'
+    /// pages), bytes.
+    pub peak_anon: Option<u64>,
+    /// What the storage read and wrote for the process.
+    pub disk: Option<DiskTraffic>,
+}
+
+/// A layer's report in a line of text ([`LayerReport::line`]).
+#[derive(Clone, Copy, Debug)]
+pub struct LayerLine<'a> {
+    kind: &'a str,
+    report: &'a LayerReport,
+    process: ProcessCost,
+}
+
+impl LayerReport {
+    /// The report in a line for the tables named `kind`, with what the front end measured of
+    /// its process while the layer was built (`ProcessCost::default()`: nothing). A layer
+    /// built: `oware-6-awari layer 20:       1234567 positions in     1.50 s (0.82 M/s)`, then
+    /// what is known of its resumption, its memory, its ranks' traffic, its tiles, its phases,
+    /// the disk and its compression (counts as figures a position); a layer found built:
+    /// `oware-6-awari layer 20: kept`, then its compression.
+    #[must_use]
+    pub fn line<'a>(&'a self, kind: &'a str, process: ProcessCost) -> LayerLine<'a> {
+        LayerLine {
+            kind,
+            report: self,
+            process,
+        }
+    }
+}
+
+impl fmt::Display for LayerLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.report;
+        let positions = r.positions;
+        let each = |x: u64| x as f64 / positions.max(1) as f64;
+        write!(f, "{} layer {:>2}: ", self.kind, r.seeds)?;
+        match r.seconds {
+            None => f.write_str("kept")?,
+            Some(seconds) => {
+                let rate = positions as f64 / seconds.max(1e-9) / 1e6;
+                write!(
+                    f,
+                    "{positions:>13} positions in {seconds:>8.2} s ({rate:.2} M/s)"
+                )?;
+                if let Some(t) = r.resumed {
+                    write!(f, ", resumed from its checkpoint at phase {t}")?;
+                }
+                if let Some(bytes) = self.process.peak_anon {
+                    write!(
+                        f,
+                        ", peak anonymous memory {:.1} MiB ({:.2} bytes a position)",
+                        bytes as f64 / f64::from(1 << 20),
+                        each(bytes)
+                    )?;
+                }
+                if let Some(traffic) = r.traffic {
+                    write!(f, "; {traffic}")?;
+                }
+                if let Some(sweep) = r.sweep {
+                    write!(f, "; {sweep}")?;
+                }
+                if let Some(c) = r.counts {
+                    write!(
+                        f,
+                        "; {} phases, a position: {:.1} scanned, {:.2} resolved, {:.2} parents, {:.2} bytes written to the file and checkpoints",
+                        c.phases,
+                        each(c.scanned),
+                        each(c.resolved),
+                        each(c.parents),
+                        each(c.written)
+                    )?;
+                }
+                if let Some(disk) = self.process.disk {
+                    write!(
+                        f,
+                        "; the disk, a position: {:.2} bytes written, {:.2} read",
+                        each(disk.written),
+                        each(disk.read)
+                    )?;
+                }
+            }
+        }
+        if let Some((before, after)) = r.compressed {
+            write!(
+                f,
+                "; compressed {:.1} MB to {:.1} MB ({:.2}x)",
+                before as f64 / 1e6,
+                after as f64 / 1e6,
+                before as f64 / after.max(1) as f64
+            )?;
+        }
+        Ok(())
+    }
+}
+
+/// `ranks exchanged 12 messages (0.1 MiB) in 3 rounds, rank 0 0.25 s in exchanges`, with the
+/// lower-layer entries the ranks looked up of each other where there were any.
+impl fmt::Display for Traffic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("ranks")?;
+        if self.lookups > 0 {
+            write!(
+                f,
+                " looked up {} lower-layer entries of each other and",
+                self.lookups
+            )?;
+        }
+        write!(
+            f,
+            " exchanged {} messages ({:.1} MiB) in {} rounds, rank 0 {:.2} s in exchanges",
+            self.messages,
+            self.bytes as f64 / f64::from(1 << 20),
+            self.exchanges,
+            self.seconds
+        )
+    }
+}
+
+/// `lower layers read in 8 tiles (1.25 GB)`, with the exits read at random where there were
+/// any.
+impl fmt::Display for SweepReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "lower layers read in {} tiles ({:.2} GB",
+            self.tiles,
+            self.read as f64 / 1e9
+        )?;
+        if self.misses > 0 {
+            write!(f, ", {} exits at random", self.misses)?;
+        }
+        f.write_str(")")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn built() -> LayerReport {
+        LayerReport {
+            seeds: 7,
+            positions: 1000,
+            seconds: Some(2.0),
+            path: PathBuf::from("7.tbl"),
+            traffic: None,
+            sweep: None,
+            compressed: None,
+            resumed: None,
+            counts: None,
+        }
+    }
+
+    #[test]
+    fn a_layer_built_reads_as_its_rate_and_what_is_known_of_it_in_order() {
+        let plain = built();
+        assert_eq!(
+            plain
+                .line("kalah-6-empty-owner", ProcessCost::default())
+                .to_string(),
+            "kalah-6-empty-owner layer  7:          1000 positions in     2.00 s (0.00 M/s)"
+        );
+        let full = LayerReport {
+            resumed: Some(5),
+            traffic: Some(Traffic {
+                messages: 12,
+                bytes: 3 << 20,
+                lookups: 0,
+                exchanges: 4,
+                seconds: 0.25,
+            }),
+            sweep: Some(SweepReport {
+                tiles: 8,
+                read: 1_250_000_000,
+                misses: 0,
+            }),
+            counts: Some(PhaseCounts {
+                phases: 9,
+                scanned: 2500,
+                resolved: 500,
+                parents: 1234,
+                written: 4000,
+            }),
+            compressed: Some((2_000_000, 500_000)),
+            ..built()
+        };
+        let process = ProcessCost {
+            peak_anon: Some(2 << 20),
+            disk: Some(DiskTraffic {
+                read: 1000,
+                written: 3000,
+            }),
+        };
+        assert_eq!(
+            full.line("kalah-6-empty-owner", process).to_string(),
+            "kalah-6-empty-owner layer  7:          1000 positions in     2.00 s (0.00 M/s), \
+             resumed from its checkpoint at phase 5, \
+             peak anonymous memory 2.0 MiB (2097.15 bytes a position); \
+             ranks exchanged 12 messages (3.0 MiB) in 4 rounds, rank 0 0.25 s in exchanges; \
+             lower layers read in 8 tiles (1.25 GB); \
+             9 phases, a position: 2.5 scanned, 0.50 resolved, 1.23 parents, \
+             4.00 bytes written to the file and checkpoints; \
+             the disk, a position: 3.00 bytes written, 1.00 read; \
+             compressed 2.0 MB to 0.5 MB (4.00x)"
+        );
+    }
+
+    #[test]
+    fn lookups_and_random_exits_are_said_only_where_there_were_some() {
+        let traffic = Traffic {
+            messages: 1,
+            bytes: 1 << 19,
+            lookups: 77,
+            exchanges: 2,
+            seconds: 1.5,
+        };
+        assert_eq!(
+            traffic.to_string(),
+            "ranks looked up 77 lower-layer entries of each other and exchanged 1 messages \
+             (0.5 MiB) in 2 rounds, rank 0 1.50 s in exchanges"
+        );
+        let sweep = SweepReport {
+            tiles: 3,
+            read: 10_000_000,
+            misses: 42,
+        };
+        assert_eq!(
+            sweep.to_string(),
+            "lower layers read in 3 tiles (0.01 GB, 42 exits at random)"
+        );
+    }
+
+    #[test]
+    fn a_layer_found_built_reads_as_kept_with_its_compression() {
+        let kept = LayerReport {
+            seeds: 12,
+            seconds: None,
+            ..built()
+        };
+        let line = |r: &LayerReport| r.line("oware-6-awari", ProcessCost::default()).to_string();
+        assert_eq!(line(&kept), "oware-6-awari layer 12: kept");
+        let compressed = LayerReport {
+            compressed: Some((3_000_000, 0)),
+            ..kept
+        };
+        assert_eq!(
+            line(&compressed),
+            "oware-6-awari layer 12: kept; compressed 3.0 MB to 0.0 MB (3000000.00x)"
+        );
+    }
+
+    #[test]
+    fn disk_traffic_since_an_earlier_count_never_goes_below_zero() {
+        let earlier = DiskTraffic {
+            read: 10,
+            written: 20,
+        };
+        let later = DiskTraffic {
+            read: 15,
+            written: 19,
+        };
+        assert_eq!(
+            later.since(earlier),
+            DiskTraffic {
+                read: 5,
+                written: 0
+            }
+        );
+    }
 }

@@ -227,8 +227,8 @@ mod tests {
             moves: Vec::new(),
             best: Vec::new(),
             pv: Vec::new(),
-            pv_end: "game over",
-            source: "search",
+            pv_end: granary::PvEnd::GameOver,
+            source: granary::Source::Search,
         })
     }
 

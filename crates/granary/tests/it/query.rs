@@ -1,7 +1,7 @@
 //! The library's answers against each other: a search over small tables agrees with complete
 //! tables on every move; present tables are found and used; bad input is an input error.
 
-use granary::{Error, GameName, Setup, TableChoice, Tablebase};
+use granary::{Error, GameName, Setup, Source, TableChoice, Tablebase};
 
 fn kalah(position: &str, rules: &str) -> granary::Mancala {
     Setup {
@@ -28,7 +28,10 @@ fn search_beyond_the_tables_agrees_with_complete_tables() {
         let game = kalah(position, "standard");
         let searched = small.query_or_search(&game).unwrap();
         let read = full.query_or_search(&game).unwrap();
-        assert_eq!((searched.source, read.source), ("search", "tables"));
+        assert_eq!(
+            (searched.source, read.source),
+            (Source::Search, Source::Tables)
+        );
         assert_eq!(searched.value, read.value, "{position}");
         assert_eq!(searched.moves, read.moves, "{position}");
         assert_eq!(searched.final_stores, read.final_stores, "{position}");
