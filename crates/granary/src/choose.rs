@@ -31,8 +31,30 @@ pub struct Choice {
     pub value: i32,
     /// Whether the best moves are proved best (tables, or an exact search).
     pub perfect: bool,
-    /// `tables`, `search`, or `estimate` (the depth-limited search).
-    pub source: &'static str,
+    /// Where the moves come from.
+    pub source: ChoiceSource,
+}
+
+/// Where a [`Choice`] comes from. In JSON and text `tables`, `search` or `estimate`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ChoiceSource {
+    /// Read from the tables.
+    Tables,
+    /// An exact search over the tables present.
+    Search,
+    /// The depth-limited search: good play, not perfect.
+    Estimate,
+}
+
+impl std::fmt::Display for ChoiceSource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ChoiceSource::Tables => "tables",
+            ChoiceSource::Search => "search",
+            ChoiceSource::Estimate => "estimate",
+        })
+    }
 }
 
 impl Tablebase {
@@ -60,7 +82,7 @@ impl Tablebase {
                     best: q.best,
                     value: q.value,
                     perfect: true,
-                    source: "tables",
+                    source: ChoiceSource::Tables,
                 })
             }
             Reach::Search { horizon, seconds } => {
@@ -77,7 +99,7 @@ impl Tablebase {
                     best,
                     value: s.value,
                     perfect: true,
-                    source: "search",
+                    source: ChoiceSource::Search,
                 })
             }
             Reach::Beyond(_) => {
@@ -112,9 +134,26 @@ impl Tablebase {
                     best,
                     value,
                     perfect: false,
-                    source: "estimate",
+                    source: ChoiceSource::Estimate,
                 })
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ChoiceSource;
+
+    #[test]
+    fn a_source_reads_the_same_in_text_and_json() {
+        for (source, word) in [
+            (ChoiceSource::Tables, "tables"),
+            (ChoiceSource::Search, "search"),
+            (ChoiceSource::Estimate, "estimate"),
+        ] {
+            assert_eq!(source.to_string(), word);
+            assert_eq!(serde_json::to_value(source).unwrap(), word);
         }
     }
 }

@@ -103,7 +103,7 @@ pub mod units;
 pub mod worth;
 
 pub use build::{BuildReport, BuildSettings, build, build_on};
-pub use choose::Choice;
+pub use choose::{Choice, ChoiceSource};
 pub use compress::{LayerCompressed, compress};
 pub use error::{BuildError, DirectoryError, Error, InputError, SolveError, TableError};
 pub use game::{BaoPosition, GameName, Mancala, Setup};

@@ -82,3 +82,7 @@ pub use sweep::SweepReport;
 
 /// Positions a work piece.
 pub const PIECE: u64 = 1 << 15;
+
+/// Entries of a lower layer read as one piece where a range of it is loaded, several pieces at
+/// once (a tile: [`sweep`]; a rank's slice: `owners`).
+pub(crate) const LOAD_PIECE: u64 = 1 << 22;

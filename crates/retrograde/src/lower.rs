@@ -8,10 +8,6 @@ use crate::owners::Owners;
 /// every value and every exit (they never reach -128).
 pub(crate) const NO_EXIT: i8 = i8::MIN;
 
-/// Entries of a lower layer read as one piece where a range of it is loaded, several pieces at
-/// once (a tile: [`crate::sweep`]; a rank's slice: [`crate::owners`]).
-pub(crate) const LOAD_PIECE: u64 = 1 << 22;
-
 /// The finished lower layers, checked and mapped, and how the first pass reads them.
 pub(crate) struct Lower<'a> {
     pub(crate) layers: Vec<&'a Layer>,

@@ -37,7 +37,7 @@ use std::ops::Range;
 use granary_tables::{Layer, TableError};
 use rayon::prelude::*;
 
-use crate::lower::LOAD_PIECE;
+use crate::LOAD_PIECE;
 use crate::peers::{Peers, Traffic};
 
 /// The most positions of a rank's chunk of a round of the first pass. A position has at most

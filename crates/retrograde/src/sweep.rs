@@ -42,7 +42,8 @@ use granary_rules::{Board, Rules};
 use granary_tables::TableError;
 use rayon::prelude::*;
 
-use crate::lower::{LOAD_PIECE, Lower};
+use crate::LOAD_PIECE;
+use crate::lower::Lower;
 
 /// What a build's first pass did with its tiles (none when it read its lower layers at random).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

@@ -2,7 +2,7 @@
 //! position, a solve's where a Kalah search is allowed, and elsewhere a depth-limited search
 //! that says it is not perfect play.
 
-use granary::{GameName, Setup, Tablebase};
+use granary::{ChoiceSource, GameName, Setup, Tablebase};
 
 fn game(
     name: GameName,
@@ -29,7 +29,10 @@ fn perfect_where_the_rule_answers_and_said_otherwise() {
     let start = game(GameName::Oware, "awari", 4, 2, None);
     granary::build(&tb, start.kind(), 6, Some(2), None, &()).unwrap();
     let above = tb.choose(&start, f64::INFINITY, 3).unwrap();
-    assert_eq!((above.perfect, above.source), (false, "estimate"));
+    assert_eq!(
+        (above.perfect, above.source),
+        (false, ChoiceSource::Estimate)
+    );
     assert!(!above.best.is_empty() && above.best.iter().all(|p| (1..=4).contains(p)));
     assert_eq!(above.after.len(), above.best.len());
     let inside = game(
@@ -41,7 +44,7 @@ fn perfect_where_the_rule_answers_and_said_otherwise() {
     );
     let read = tb.choose(&inside, 0.0, 3).unwrap();
     let q = tb.query(&inside).unwrap();
-    assert_eq!((read.perfect, read.source), (true, "tables"));
+    assert_eq!((read.perfect, read.source), (true, ChoiceSource::Tables));
     assert_eq!((read.best.clone(), read.value), (q.best.clone(), q.value));
     let after: Vec<String> = q
         .moves
@@ -55,7 +58,10 @@ fn perfect_where_the_rule_answers_and_said_otherwise() {
     let kalah = game(GameName::Kalah, "standard", 4, 3, None);
     granary::build(&tb, kalah.kind(), 6, Some(2), None, &()).unwrap();
     let searched = tb.choose(&kalah, f64::INFINITY, 3).unwrap();
-    assert_eq!((searched.perfect, searched.source), (true, "search"));
+    assert_eq!(
+        (searched.perfect, searched.source),
+        (true, ChoiceSource::Search)
+    );
     let solved = granary::solve(&tb, &kalah, &granary::Settings::default(), &()).unwrap();
     assert_eq!(searched.value, solved.value);
     assert!(!searched.best.is_empty());
@@ -74,5 +80,8 @@ fn perfect_where_the_rule_answers_and_said_otherwise() {
         assert_eq!(m.worth, granary::Worth::Exact(all.value), "move {pit}");
     }
     let estimated = tb.choose(&kalah, 0.0, 3).unwrap();
-    assert_eq!((estimated.perfect, estimated.source), (false, "estimate"));
+    assert_eq!(
+        (estimated.perfect, estimated.source),
+        (false, ChoiceSource::Estimate)
+    );
 }
