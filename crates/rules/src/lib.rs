@@ -31,7 +31,7 @@ pub use board::Board;
 pub use kalah::{Capture, Kalah, Sweep};
 pub use oware::{Oware, OwareRules};
 pub use pits::{AnyPits, ConstPits, PitCount};
-pub use position::{Position, exit_value};
+pub use position::{Position, exit_value, undo_exit};
 pub use record::{GameEnd, MoveError, Record, Status};
 pub use rules::{End, MoveSet, Outcome, Rules};
 pub use side::Side;
