@@ -39,7 +39,10 @@ pub use crate::error::{CostModelError, PlanError};
 
 pub use advice::{advice, advised_build};
 pub use cost::{CostModel, KALAH_RATE, OWARE_RATE, RESIDENT_COPY_RATE, kalah_search_seconds};
-pub use reach::{Beyond, DEFAULT_SEARCH_SECONDS, Reach, SEARCH_MAX_SEEDS, reach};
+pub use reach::{
+    Beyond, DEFAULT_SEARCH_SECONDS, Reach, SEARCH_MAX_SEEDS, reach, search_answers,
+    searched_above_tables,
+};
 
 use crate::machine::Machine;
 use crate::tablebase::{build_command, layer_bytes, layer_positions};
