@@ -1,17 +1,11 @@
 //! `granary build`: the missing layers of a variant's tables, lowest first.
 
 use crate::args::BuildArgs;
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
 use crate::progress::{Terminal, peak_memory};
 
 pub fn run(args: &BuildArgs) -> CliResult {
     let kind = args.game.kind()?;
-    if !(1..=8).contains(&kind.pits) {
-        return Err(CliError(format!(
-            "--pits {} is out of range: a side has 1 to 8 pits",
-            kind.pits
-        )));
-    }
     let tablebase = args.dir.tablebase();
     #[cfg(feature = "mpi")]
     let cluster = granary::cluster::Cluster::init()?;

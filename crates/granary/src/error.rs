@@ -27,6 +27,9 @@ pub enum InputError {
     },
     #[error("{0}")]
     NotForGame(String),
+    /// Pits a side that no board has.
+    #[error(transparent)]
+    Pits(#[from] granary_rules::PitsError),
     /// Pits or seeds the packed encoding cannot play.
     #[error("{}", variant_message(.0))]
     Variant(#[from] granary_rules::VariantError),
@@ -52,10 +55,7 @@ pub enum InputError {
 fn variant_message(err: &granary_rules::VariantError) -> String {
     use granary_rules::VariantError;
     match *err {
-        VariantError::Pits(pits) => format!(
-            "pits {pits} is out of range: a side has 1 to {} pits",
-            granary_rules::board::MAX_PITS
-        ),
+        VariantError::Pits(pits) => pits.to_string(),
         VariantError::Seeds { pits, seeds, total } => format!(
             "seeds {seeds} with {pits} pits a side makes {total} seeds; the packed encoding holds at most {}",
             granary_rules::board::MAX_SEEDS
@@ -214,8 +214,9 @@ pub enum SolveError {
     Table(#[from] TableError),
     #[error(transparent)]
     Build(#[from] BuildError),
-    #[error("{seeds} seeds on the board: values must fit a signed byte (at most 127)")]
-    TooManySeeds { seeds: u32 },
+    /// More seeds than a search answers (`limit`: `crate::plan::SEARCH_MAX_SEEDS`).
+    #[error("{seeds} seeds on the board: values must fit a signed byte (at most {limit})")]
+    TooManySeeds { seeds: u32, limit: u32 },
     #[error("{0}")]
     NeedsTables(String),
     /// No tables fit the request on this machine.

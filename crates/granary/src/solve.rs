@@ -69,8 +69,11 @@ pub fn plan(
     seeds: u32,
     settings: &Settings,
 ) -> Result<TablePlan, SolveError> {
-    if seeds > crate::plan::SEARCH_MAX_SEEDS {
-        return Err(SolveError::TooManySeeds { seeds });
+    if crate::plan::search_answers(seeds).is_err() {
+        return Err(SolveError::TooManySeeds {
+            seeds,
+            limit: crate::plan::SEARCH_MAX_SEEDS,
+        });
     }
     let kind = crate::table_kind(variant);
     let machine = Machine::detect(tablebase.root());

@@ -19,7 +19,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;
 
-use crate::{Options, raise};
+use crate::{Options, input, raise};
 
 /// Pits a side at most (the packed board's lanes).
 const MAX_PITS: usize = 8;
@@ -111,9 +111,10 @@ fn label_all(
 
 /// Labels positions given as pit counts: `pits` holds `n` rows of `2 * m` counts as
 /// little-endian `u64` (South's pits then North's, each from its owner's first pit; `m` the
-/// game's pits a side), `to_move` one byte a row (0 South, 1 North). Each row is checked as the
-/// library checks any position given as counts (`granary::game::Counts`); the first that the
-/// packed board cannot hold raises `ValueError` naming it.
+/// game's pits a side, checked as any table kind's: `Setup::table_kind`), `to_move` one byte a
+/// row (0 South, 1 North). Each row is checked as the library checks any position given as
+/// counts (`granary::game::Counts`); the first that the packed board cannot hold raises
+/// `ValueError` naming it.
 #[pyfunction]
 #[pyo3(signature = (directory, options, pits, to_move, with_moves))]
 pub fn label_pits(
@@ -124,7 +125,13 @@ pub fn label_pits(
     to_move: &[u8],
     with_moves: bool,
 ) -> PyResult<Answer> {
-    let kind = options.mancala(None, &[])?.kind();
+    // Rows of too many or too few counts for a board are named as given.
+    let kind = options.table_kind().map_err(|e| match e {
+        granary::InputError::Pits(granary_rules::PitsError(m)) => {
+            PyValueError::new_err(format!("positions: rows of {} pit counts: {e}", 2 * m))
+        }
+        e => input(e),
+    })?;
     let m = kind.pits;
     if pits.len() != to_move.len() * 2 * m * 8 {
         return Err(PyValueError::new_err(format!(
@@ -184,7 +191,7 @@ pub fn label_text(
     }
     let kind = match kind {
         Some(kind) => kind,
-        None => options.mancala(None, &[])?.kind(),
+        None => options.table_kind().map_err(input)?,
     };
     Ok((
         kind.pits,

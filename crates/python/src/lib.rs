@@ -76,6 +76,12 @@ impl Options {
         }
     }
 
+    /// The kind of tables of the Kalah/Oware game with these options, checked as every front
+    /// end's is ([`Setup::table_kind`]).
+    fn table_kind(&self) -> Result<granary::TableKind, granary::InputError> {
+        self.setup().table_kind(self.game.parse()?)
+    }
+
     /// The Kalah/Oware game at `position` after `moves`.
     fn mancala(&self, position: Option<&str>, moves: &[usize]) -> PyResult<Mancala> {
         let start = self

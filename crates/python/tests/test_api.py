@@ -55,6 +55,9 @@ def test_numpy_integers_are_ints():
     [
         (lambda: granary.Game("kalah", seeds=-1), "seeds: -1 is out of range"),
         (lambda: granary.Game("kalah", pits=-3), "pits: -3 is out of range"),
+        # The library's words, as the command line and the server say them.
+        (lambda: granary.Game("kalah", pits=0), "^pits 0 is out of range: a side has 1 to 8 pits$"),
+        (lambda: granary.Game("oware", pits=9), "^pits 9 is out of range: a side has 1 to 8 pits$"),
         (lambda: granary.Game("kalah", pits=2**70), "pits: .* is out of range"),
         (lambda: granary.Game("kalah", seeds=2**40), "seeds: .* is out of range"),
         (lambda: granary.Game("kalah", seeds="4"), "seeds must be a whole number"),

@@ -31,8 +31,10 @@ pub use board::Board;
 pub use kalah::{Capture, Kalah, Sweep};
 pub use oware::{Oware, OwareRules};
 pub use pits::{AnyPits, ConstPits, PitCount};
-pub use position::{Position, exit_value};
+pub use position::{Position, exit_value, undo_exit};
 pub use record::{GameEnd, MoveError, Record, Status};
 pub use rules::{End, MoveSet, Outcome, Rules};
 pub use side::Side;
-pub use variant::{Engine, Game, OptionError, RulesVisitor, Variant, VariantError};
+pub use variant::{
+    Engine, Game, OptionError, PitsError, RulesVisitor, Variant, VariantError, checked_pits,
+};

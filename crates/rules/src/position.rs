@@ -133,9 +133,52 @@ impl Position {
 /// The value of a move for its mover: what it `gain`ed, plus the value of the position it led
 /// to (`child`, for the player to move there), negated when the other player moves next
 /// (`again` false). The one statement of the value convention of tables and search
-/// ([`Position::move_gain`] gives `gain` and `again`).
+/// ([`Position::move_gain`] gives `gain` and `again`; [`undo_exit`] is its inverse).
 #[inline]
 #[must_use]
 pub fn exit_value(gain: i32, again: bool, child: i32) -> i32 {
     if again { gain + child } else { gain - child }
+}
+
+/// The inverse of [`exit_value`]: the value of the position a move led to (for the player to
+/// move there) at which the move is worth `value` to its mover, having `gain`ed and moving
+/// `again` or not: `exit_value(gain, again, undo_exit(gain, again, value)) == value`. A search
+/// turns a parent's value or window into its child's with it.
+#[inline]
+#[must_use]
+pub fn undo_exit(gain: i32, again: bool, value: i32) -> i32 {
+    if again { value - gain } else { gain - value }
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::{exit_value, undo_exit};
+
+    proptest! {
+        /// Values and gains of a board of at most 255 seeds, with room to spare.
+        #[test]
+        fn undo_exit_inverts_exit_value(
+            gain in -1000i32..=1000,
+            again: bool,
+            value in -1000i32..=1000,
+        ) {
+            prop_assert_eq!(exit_value(gain, again, undo_exit(gain, again, value)), value);
+            prop_assert_eq!(undo_exit(gain, again, exit_value(gain, again, value)), value);
+        }
+
+        /// A move worth more to its mover is a child worth more to the player to move there
+        /// when the mover moves again, and less when the other player moves next.
+        #[test]
+        fn undo_exit_orders_as_exit_value(
+            gain in -1000i32..=1000,
+            again: bool,
+            a in -1000i32..=1000,
+            b in -1000i32..=1000,
+        ) {
+            let (ca, cb) = (undo_exit(gain, again, a), undo_exit(gain, again, b));
+            prop_assert_eq!(ca.cmp(&cb), if again { a.cmp(&b) } else { b.cmp(&a) });
+        }
+    }
 }

@@ -119,11 +119,29 @@ pub struct Variant {
     pub seeds: u8,
 }
 
+/// Pits a side that no board has: outside `1..=MAX_PITS` ([`checked_pits`]).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, thiserror::Error)]
+#[error("pits {0} is out of range: a side has 1 to {MAX_PITS} pits")]
+pub struct PitsError(pub usize);
+
+/// `pits` a side if a board has them (`1..=MAX_PITS`): the one check of a game's size, made by
+/// [`Variant::new`] and by a table kind's constructor.
+///
+/// # Errors
+/// [`PitsError`] naming `pits` outside that range.
+pub fn checked_pits(pits: usize) -> Result<usize, PitsError> {
+    if (1..=MAX_PITS).contains(&pits) {
+        Ok(pits)
+    } else {
+        Err(PitsError(pits))
+    }
+}
+
 /// Why a variant cannot be played.
 #[derive(Clone, PartialEq, Eq, Debug, thiserror::Error)]
 pub enum VariantError {
-    #[error("--pits {0} is out of range: a side has 1 to {MAX_PITS} pits")]
-    Pits(usize),
+    #[error(transparent)]
+    Pits(#[from] PitsError),
     #[error(
         "--seeds {seeds} with {pits} pits a side makes {total} seeds; the packed encoding holds at most {MAX_SEEDS}"
     )]
@@ -134,11 +152,10 @@ impl Variant {
     /// Checks the sizes against the packed encoding.
     ///
     /// # Errors
-    /// If `pits` is not in `1..=8` or the start position holds more than 255 seeds.
+    /// If `pits` is not in `1..=8` ([`checked_pits`]) or the start position holds more than
+    /// 255 seeds.
     pub fn new(game: Game, pits: usize, seeds: u32) -> Result<Variant, VariantError> {
-        if !(1..=MAX_PITS).contains(&pits) {
-            return Err(VariantError::Pits(pits));
-        }
+        let pits = checked_pits(pits)?;
         // Saturating: a huge --seeds must not wrap to a small total (found by fuzzing).
         let total = (2 * pits as u32).saturating_mul(seeds);
         if total > MAX_SEEDS {

@@ -6,10 +6,11 @@
 //! when the directory holds no tables that answer the game, with the `granary build` command that
 //! builds them (`build`). Where the asked variant's tables answer its start, it is shown as asked.
 //!
-//! An Oware position is answered from tables alone, so the variant shown is one whose tables
-//! answer its start: the rule set asked, else another, at the pits asked, else at other pits; the
-//! seeds asked, else as many a pit as the tables answer. Kalah positions beyond the tables are
-//! searched, so for Kalah only the rule set changes, to one with tables at the pits asked.
+//! The library's rule of what is answered ([`granary::plan::searched_above_tables`]) decides
+//! what is shown. A game answered from tables alone (Oware) is shown as a variant whose tables
+//! answer its start: the rule set asked, else another, at the pits asked, else at other pits;
+//! the seeds asked, else as many a pit as the tables answer. A game whose positions beyond the
+//! tables are searched (Kalah) changes only its rule set, to one with tables at the pits asked.
 
 use std::sync::Arc;
 
@@ -92,21 +93,22 @@ async fn tables(
         seeds: u32::from(asked_game.variant.seeds),
     };
     let present = present(&state.tablebase, game, &setup)?;
-    let (show, note, build) = match choose(game, asked, &present) {
+    let searched = granary::plan::searched_above_tables(asked_game.variant.game);
+    let (show, note, build) = match choose(searched, asked, &present) {
         Pick::Asked => (asked, None, None),
         Pick::Other(show, up_to) => {
-            let note = if game == GameName::Oware {
+            let note = if searched {
+                format!(
+                    "This server has no {game} {} tables of {pits} pits; showing {}, whose \
+                     tables go up to {up_to} seeds.",
+                    asked.rules, show.rules
+                )
+            } else {
                 format!(
                     "This server has no tables that answer {}; showing {}, which its tables \
                      answer (they go up to {up_to} seeds).",
                     asked.describe(game),
                     show.describe(game)
-                )
-            } else {
-                format!(
-                    "This server has no {game} {} tables of {pits} pits; showing {}, whose \
-                     tables go up to {up_to} seeds.",
-                    asked.rules, show.rules
                 )
             };
             (show, Some(note), None)
@@ -146,21 +148,19 @@ fn rule_sets(game: GameName) -> Vec<&'static str> {
         .unwrap_or_default()
 }
 
-/// The kind of tables of `game` under `setup` with `rules` and `pits`.
+/// The kind of tables of `game` under `setup` with `rules` and `pits` ([`Setup::table_kind`]).
 fn kind(
     game: GameName,
     setup: &Setup,
     rules: &str,
     pits: usize,
 ) -> Result<granary::TableKind, ApiError> {
-    let game = Setup {
+    Ok(Setup {
         pits: Some(pits),
-        seeds: Some(1),
         rules: Some(rules.into()),
         ..setup.clone()
     }
-    .mancala(game, None)?;
-    Ok(game.kind())
+    .table_kind(game)?)
 }
 
 /// The kinds of `game` in the table directory, of every rule set and size (Kalah: with `setup`'s
@@ -200,17 +200,18 @@ enum Pick {
     Asked,
     /// Another variant, whose tables go up to this many seeds.
     Other(Choice, u32),
-    /// As asked, with the command that builds its tables (Oware, when no tables present answer
-    /// any of its variants).
+    /// As asked, with the command that builds its tables (a game answered from tables alone,
+    /// when no tables present answer any of its variants).
     Build,
 }
 
-/// The variant to show for `asked`, given the tables `present`.
-fn choose(game: GameName, asked: Choice, present: &[Present]) -> Pick {
+/// The variant to show for `asked`, given the tables `present`, where the game's positions
+/// beyond its tables are `searched` ([`granary::plan::searched_above_tables`]) or not.
+fn choose(searched: bool, asked: Choice, present: &[Present]) -> Pick {
     // The rule set asked first, then the pits asked, then the nearest pits.
     let mut order: Vec<&Present> = present.iter().collect();
     order.sort_by_key(|t| (t.rules != asked.rules, t.pits.abs_diff(asked.pits), t.pits));
-    if game == GameName::Kalah {
+    if searched {
         let at_pits = order.iter().find(|t| t.pits == asked.pits);
         return match at_pits {
             Some(t) if t.rules != asked.rules => Pick::Other(
@@ -261,9 +262,16 @@ mod tests {
         seeds: 4,
     };
 
+    /// Whether the library searches `game`'s positions beyond its tables.
+    fn searched(game: GameName) -> bool {
+        let kind = Setup::default().table_kind(game).unwrap();
+        granary::plan::searched_above_tables(kind.game)
+    }
+
     #[test]
     fn oware_shows_a_variant_whose_tables_answer_its_start() {
-        let oware = GameName::Oware;
+        let oware = searched(GameName::Oware);
+        assert!(!oware);
         // Nothing present: the command to build.
         assert_eq!(choose(oware, ABAPA_6_4, &[]), Pick::Build);
         // Awari tables to 16 at 6 pits: awari, one seed a pit (12 on the board).
@@ -304,7 +312,8 @@ mod tests {
 
     #[test]
     fn kalah_changes_only_its_rule_set_to_one_with_tables_at_its_pits() {
-        let kalah = GameName::Kalah;
+        let kalah = searched(GameName::Kalah);
+        assert!(kalah);
         let asked = Choice {
             rules: "empty",
             pits: 6,

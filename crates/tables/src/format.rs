@@ -27,7 +27,7 @@
 //! of their offsets, read at random) is described in [`crate::compressed`]; its `data_crc32` is
 //! the same as version 1's: the CRC-32 of the uncompressed entries.
 
-use granary_rules::{Capture, Engine, Game, Kalah, Oware, OwareRules, Sweep};
+use granary_rules::{Capture, Engine, Game, Kalah, Oware, OwareRules, PitsError, Sweep};
 use zerocopy::little_endian::{U16, U32, U64};
 use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 
@@ -77,6 +77,18 @@ pub struct TableKind {
 }
 
 impl TableKind {
+    /// The kind of `game`'s tables at `pits` a side, checked ([`granary_rules::checked_pits`]):
+    /// the one way from sizes a user or a file gave to a kind.
+    ///
+    /// # Errors
+    /// [`PitsError`] for pits a side outside `1..=8`.
+    pub fn new(game: Game, pits: usize) -> Result<TableKind, PitsError> {
+        Ok(TableKind {
+            game,
+            pits: granary_rules::checked_pits(pits)?,
+        })
+    }
+
     /// `(game, rules, sweep)` codes of the header.
     #[must_use]
     pub fn codes(self) -> (u8, u8, u8) {
@@ -112,9 +124,7 @@ impl TableKind {
             },
             _ => return None,
         };
-        (1..=granary_rules::board::MAX_PITS)
-            .contains(&pits)
-            .then_some(TableKind { game, pits })
+        TableKind::new(game, pits).ok()
     }
 
     /// Whether this game's tables use Romein & Bal's reduced index.
@@ -182,5 +192,30 @@ impl Header {
             self.entry_bytes,
             self.reduced
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kind_has_one_to_eight_pits_a_side() {
+        let game = Game::Oware {
+            rules: OwareRules::Awari,
+        };
+        for pits in 1..=8 {
+            let kind = TableKind::new(game, pits).unwrap();
+            let (g, r, s) = kind.codes();
+            assert_eq!(TableKind::from_codes(g, r, s, pits), Some(kind));
+        }
+        for pits in [0, 9, usize::MAX] {
+            let err = TableKind::new(game, pits).unwrap_err();
+            assert_eq!(
+                err.to_string(),
+                format!("pits {pits} is out of range: a side has 1 to 8 pits")
+            );
+            assert_eq!(TableKind::from_codes(2, 1, 0, pits), None);
+        }
     }
 }

@@ -109,12 +109,10 @@ impl GameArgs {
         Ok(self.setup(None).mancala(self.name(), Some(position))?)
     }
 
-    /// The table kind of a two-row game (`--pits`, default 6).
+    /// The table kind of a two-row game (`--pits`, default 6), checked as every front end's is
+    /// ([`Setup::table_kind`]).
     pub fn kind(&self) -> Result<granary::TableKind, CliError> {
-        Ok(granary::TableKind {
-            game: self.setup(None).mancala_game(self.name())?,
-            pits: self.pits.unwrap_or(granary::game::DEFAULT_PITS),
-        })
+        Ok(self.setup(None).table_kind(self.name())?)
     }
 }
 

@@ -106,6 +106,29 @@ fn bad_input_is_one_line_and_exit_2() {
         error(&["show", "kalah", "--pits", "0"])
             .contains("pits 0 is out of range: a side has 1 to 8 pits")
     );
+    // Every command that names tables by their game says so in the same words.
+    let tables = tempfile::tempdir().unwrap();
+    let tables = tables.path().to_str().unwrap();
+    for args in [
+        &[
+            "build",
+            "kalah",
+            "--pits",
+            "9",
+            "--max-seeds",
+            "2",
+            "--dir",
+            tables,
+        ][..],
+        &["compress", "oware", "--pits", "9", "--dir", tables],
+        &["show", "oware", "--pits", "9"],
+    ] {
+        assert_eq!(
+            error(args).trim_end(),
+            "granary: error: pits 9 is out of range: a side has 1 to 8 pits",
+            "{args:?}"
+        );
+    }
     assert!(
         error(&["show", "oware", "--rules", "empty"])
             .contains("rules: 'empty' is not a oware rule set")

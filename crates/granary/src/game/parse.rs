@@ -43,7 +43,7 @@ pub fn parse_family(
         ))
     };
     let (pits, seeds) = spec.split_once('x').ok_or_else(|| bad("no 'x'"))?;
-    let range = |r: &str, max: u32, what: &str| -> Result<(u32, u32), InputError> {
+    let range = |r: &str, what: &str| -> Result<(u32, u32), InputError> {
         let r = r.trim();
         let (a, b) = r.split_once("..").unwrap_or((r, r));
         let number = |t: &str| {
@@ -55,13 +55,17 @@ pub fn parse_family(
         if a > b {
             return Err(bad(&format!("{what} {a}..{b} is empty")));
         }
-        if a < 1 || b > max {
-            return Err(bad(&format!("{what} must lie within 1..{max}")));
-        }
         Ok((a, b))
     };
-    let (p0, p1) = range(pits, granary_rules::board::MAX_PITS as u32, "pits")?;
-    let (s0, s1) = range(seeds, 127, "seeds")?;
+    let (p0, p1) = range(pits, "pits")?;
+    // Pits a side as every game's are checked: both ends, the first out of range named.
+    for p in [p0, p1] {
+        granary_rules::checked_pits(p as usize).map_err(|e| bad(&e.to_string()))?;
+    }
+    let (s0, s1) = range(seeds, "seeds")?;
+    if s0 < 1 || s1 > 127 {
+        return Err(bad("seeds must lie within 1..127"));
+    }
     Ok((p0 as usize..=p1 as usize, s0..=s1))
 }
 
@@ -109,5 +113,10 @@ mod tests {
                 "{bad}: {err}"
             );
         }
+        assert_eq!(
+            parse_family("1..9x1").unwrap_err().to_string(),
+            "family '1..9x1': pits 9 is out of range: a side has 1 to 8 pits; expected \
+             PITSxSEEDS ranges such as 1..6x1..5"
+        );
     }
 }

@@ -7,6 +7,7 @@ use std::str::FromStr;
 use granary_bao::{BaoRules, Start};
 use granary_rules::notation::parse_position;
 use granary_rules::{Capture, Game, OptionError, OwareRules, Position, Sweep, Variant};
+use granary_tables::TableKind;
 
 use super::catalogue::{DEFAULT_PITS, DEFAULT_SEEDS, GameName};
 use super::counts::Counts;
@@ -91,6 +92,18 @@ impl Setup {
                 ));
             }
         })
+    }
+
+    /// The kind of tables of the two-row game `game` (Kalah or Oware) with these options, at
+    /// `pits` a side (default 6): the one checked way from what a user wrote to a table kind,
+    /// for every front end. Seeds a pit do not matter to tables and are not read.
+    ///
+    /// # Errors
+    /// As [`Setup::mancala_game`], or pits a side outside `1..=8`
+    /// ([`InputError::Pits`]: `pits 9 is out of range: a side has 1 to 8 pits`).
+    pub fn table_kind(&self, game: GameName) -> Result<TableKind, InputError> {
+        let game = self.mancala_game(game)?;
+        Ok(TableKind::new(game, self.pits.unwrap_or(DEFAULT_PITS))?)
     }
 
     /// The two-row game with its start, or the written `position` (whose pits a side must match
@@ -244,6 +257,48 @@ mod tests {
             assert_eq!(err, expected);
         }
         assert!("chess".parse::<GameName>().is_err());
+    }
+
+    #[test]
+    fn a_table_kind_is_checked_as_a_game_is() {
+        let kind = setup(|s| {
+            s.pits = Some(4);
+            s.rules = Some("awari".into());
+            s.seeds = Some(200);
+        })
+        .table_kind(GameName::Oware)
+        .unwrap();
+        assert_eq!(kind.name(), "oware-4-awari");
+        assert_eq!(
+            Setup::default().table_kind(GameName::Kalah).unwrap(),
+            Setup::default()
+                .mancala(GameName::Kalah, None)
+                .unwrap()
+                .kind()
+        );
+        for pits in [0, 9] {
+            let bad = Setup {
+                pits: Some(pits),
+                ..Setup::default()
+            };
+            let expected = format!("pits {pits} is out of range: a side has 1 to 8 pits");
+            let err = bad.table_kind(GameName::Kalah).unwrap_err();
+            assert!(matches!(err, InputError::Pits(_)), "{err:?}");
+            assert_eq!(err.to_string(), expected);
+            // The same words as a game of those pits.
+            assert_eq!(
+                bad.mancala(GameName::Kalah, None).unwrap_err().to_string(),
+                expected
+            );
+        }
+        assert_eq!(
+            mancala_error(GameName::Oware, |s| s.sweep = Some("owner".into())),
+            setup(|s| s.sweep = Some("owner".into()))
+                .table_kind(GameName::Oware)
+                .unwrap_err()
+                .to_string()
+        );
+        assert!(Setup::default().table_kind(GameName::Bao).is_err());
     }
 
     #[test]

@@ -9,6 +9,7 @@ use granary_rules::Game;
 use super::build_memory;
 use super::{
     AUTO_BUILD_SECONDS, CostModel, Limits, SEARCH_MAX_SEEDS, TableChoice, layers_bytes, plan_solve,
+    search_answers, searched_above_tables,
 };
 use crate::game::Mancala;
 use crate::machine::Machine;
@@ -34,12 +35,12 @@ pub fn advice(
     let kind = game.kind();
     let seeds = game.position.board.seeds(kind.pits);
     let build = build(game, present, machine, model);
-    if !matches!(kind.game, Game::Kalah { .. }) {
+    if !searched_above_tables(kind.game) {
         return match build {
             Ok((text, _)) | Err(text) => text,
         };
     }
-    if seeds > SEARCH_MAX_SEEDS {
+    if search_answers(seeds).is_err() {
         return format!(
             "no search answers positions of more than {SEARCH_MAX_SEEDS} seeds on the board"
         );

@@ -44,7 +44,10 @@ pub use hash::{
     DEFAULT_HASH_MIB, LARGE_HASH_FROM_SECONDS, LARGE_HASH_MIB, LONG_HASH_MIB,
     MEDIUM_HASH_FROM_SECONDS, MEDIUM_HASH_MIB, default_hash_mib,
 };
-pub use reach::{Beyond, DEFAULT_SEARCH_SECONDS, Reach, SEARCH_MAX_SEEDS, reach};
+pub use reach::{
+    Beyond, DEFAULT_SEARCH_SECONDS, Reach, SEARCH_MAX_SEEDS, reach, search_answers,
+    searched_above_tables,
+};
 
 use crate::machine::Machine;
 use crate::tablebase::{build_command, layer_bytes, layer_positions};

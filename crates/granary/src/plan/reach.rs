@@ -19,7 +19,8 @@ use crate::units::human_seconds;
 /// caller sets no other limit, seconds.
 pub const DEFAULT_SEARCH_SECONDS: f64 = 60.0;
 
-/// The most seeds on the board a search answers: its values must fit a signed byte.
+/// The most seeds on the board a search answers: its values must fit a signed byte. Checked
+/// by [`search_answers`] alone.
 pub const SEARCH_MAX_SEEDS: u32 = 127;
 
 /// How a position is answered ([`reach`]).
@@ -75,6 +76,28 @@ fn present_tables(tables: &str, present: Option<u32>) -> String {
     }
 }
 
+/// Whether positions of `game` above its tables are searched (Kalah) rather than answered from
+/// tables alone (Oware: its positions repeat, and the search is for games that do not): the
+/// rule [`reach`] follows, for a front end that says which tables answer a game.
+#[must_use]
+pub fn searched_above_tables(game: Game) -> bool {
+    matches!(game, Game::Kalah { .. })
+}
+
+/// Whether a search answers a position of `seeds` seeds on the board: at most
+/// [`SEARCH_MAX_SEEDS`], the one check of that limit ([`reach`], [`crate::plan::advice`], a
+/// solve's plan).
+///
+/// # Errors
+/// [`Beyond::TooManySeeds`] above the limit.
+pub fn search_answers(seeds: u32) -> Result<(), Beyond> {
+    if seeds > SEARCH_MAX_SEEDS {
+        Err(Beyond::TooManySeeds { seeds })
+    } else {
+        Ok(())
+    }
+}
+
 /// How a position of `seeds` seeds of `kind` is answered with layers `0..=present` present,
 /// searching only where the search is estimated (by `model`, on `cores` cores) at no more than
 /// `limit` seconds (`f64::INFINITY`: any search).
@@ -91,33 +114,31 @@ pub fn reach(
         return Reach::Tables;
     }
     let tables = kind.name();
-    match kind.game {
-        Game::Oware { .. } => Reach::Beyond(Beyond::Oware {
+    if !searched_above_tables(kind.game) {
+        return Reach::Beyond(Beyond::Oware {
             tables,
             seeds,
             present,
-        }),
-        Game::Kalah { .. } if seeds > SEARCH_MAX_SEEDS => {
-            Reach::Beyond(Beyond::TooManySeeds { seeds })
+        });
+    }
+    if let Err(why) = search_answers(seeds) {
+        return Reach::Beyond(why);
+    }
+    let seconds = model.search_seconds(kind, seeds, present.unwrap_or(0), cores);
+    // A NaN estimate is beyond any limit.
+    if seconds <= limit {
+        Reach::Search {
+            horizon: present,
+            seconds,
         }
-        Game::Kalah { .. } => {
-            let seconds = model.search_seconds(kind, seeds, present.unwrap_or(0), cores);
-            // A NaN estimate is beyond any limit.
-            if seconds <= limit {
-                Reach::Search {
-                    horizon: present,
-                    seconds,
-                }
-            } else {
-                Reach::Beyond(Beyond::TooLong {
-                    tables,
-                    seeds,
-                    present,
-                    seconds,
-                    limit,
-                })
-            }
-        }
+    } else {
+        Reach::Beyond(Beyond::TooLong {
+            tables,
+            seeds,
+            present,
+            seconds,
+            limit,
+        })
     }
 }
 
@@ -181,6 +202,21 @@ mod tests {
             reach(k, 128, Some(40), f64::INFINITY, &model, 2),
             Reach::Beyond(Beyond::TooManySeeds { seeds: 128 })
         );
+        assert_eq!(search_answers(SEARCH_MAX_SEEDS), Ok(()));
+        assert_eq!(
+            search_answers(SEARCH_MAX_SEEDS + 1)
+                .unwrap_err()
+                .to_string(),
+            "it has 128 seeds on the board, more than the 127 a search answers"
+        );
+    }
+
+    #[test]
+    fn kalah_is_searched_above_its_tables_and_oware_is_not() {
+        assert!(searched_above_tables(kalah(6).game));
+        for &rules in OwareRules::ALL {
+            assert!(!searched_above_tables(Game::Oware { rules }));
+        }
     }
 
     #[test]

@@ -209,11 +209,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                 Key::Hash(_) => None,
             };
             if let Some((lo, hi)) = bound {
-                let (at_least, at_most) = if child.again {
-                    (child.gain + lo, child.gain + hi)
-                } else {
-                    (child.gain - hi, child.gain - lo)
-                };
+                let (at_least, at_most) = child.option_bounds(lo, hi);
                 if at_least >= beta {
                     return Err(at_least);
                 }

@@ -45,19 +45,34 @@ pub(super) struct Node {
 }
 
 impl Child {
-    /// The child's window for the parent's `(alpha, beta)`, and back.
+    /// The child's window for the parent's `(alpha, beta)` ([`granary_rules::undo_exit`] of
+    /// each end; the ends trade places where the other player moves next).
     #[inline]
     pub(super) fn window(&self, alpha: i32, beta: i32) -> (i32, i32) {
-        if self.again {
-            (alpha - self.gain, beta - self.gain)
-        } else {
-            (self.gain - beta, self.gain - alpha)
-        }
+        let (a, b) = (self.undo(alpha), self.undo(beta));
+        if self.again { (a, b) } else { (b, a) }
     }
 
+    /// What the move is worth to the parent when the child is worth `child_value`
+    /// ([`granary_rules::exit_value`]).
     #[inline]
     pub(super) fn option(&self, child_value: i32) -> i32 {
         granary_rules::exit_value(self.gain, self.again, child_value)
+    }
+
+    /// The child's value at which the move is worth `value` to the parent: the inverse of
+    /// [`Child::option`] ([`granary_rules::undo_exit`]).
+    #[inline]
+    pub(super) fn undo(&self, value: i32) -> i32 {
+        granary_rules::undo_exit(self.gain, self.again, value)
+    }
+
+    /// The parent's bounds on the move from the child's bounds `(lo, hi)` ([`Child::option`] of
+    /// each end; the ends trade places where the other player moves next).
+    #[inline]
+    pub(super) fn option_bounds(&self, lo: i32, hi: i32) -> (i32, i32) {
+        let (a, b) = (self.option(lo), self.option(hi));
+        if self.again { (a, b) } else { (b, a) }
     }
 }
 

@@ -194,11 +194,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                 };
                 let n = child.pos.board.seeds(self.rules.pits()) as i32;
                 let v = r.worth.upper();
-                let exact = if child.again {
-                    v - child.gain
-                } else {
-                    child.gain - v
-                };
+                let exact = child.undo(v);
                 let (a, b) = match r.worth {
                     Worth::Exact(_) => (exact, exact),
                     Worth::AtMost(_) if child.again => (-n, exact),
@@ -378,11 +374,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             };
             self.nodes.fetch_add(nodes, Relaxed);
             pv.push(child.lane);
-            value = if child.again {
-                value - child.gain
-            } else {
-                child.gain - value
-            };
+            value = child.undo(value);
             pos = child.pos;
         }
     }

@@ -767,4 +767,17 @@ fn the_game_selector_gets_a_variant_with_tables_or_the_command_to_build() {
     bad("/api/v1/tables?game=oware&rules=fast", "'fast'");
     bad("/api/v1/tables?game=oware&moves=1", "takes only");
     bad("/api/v1/tables?game=oware&pits=9", "9 is out of range");
+    // The library's words, as the command line and Python say them.
+    for (uri, pits) in [
+        ("/api/v1/tables?game=kalah&pits=0", 0),
+        ("/api/v1/query?game=oware&pits=9", 9),
+    ] {
+        let (status, body) = get(uri);
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{uri}: {body}");
+        assert_eq!(
+            body["error"],
+            format!("pits {pits} is out of range: a side has 1 to 8 pits"),
+            "{uri}"
+        );
+    }
 }
