@@ -351,7 +351,8 @@ fn query_beyond_the_tables_advises_what_fits() {
     // The Oware(6,4) start: its tables (1056.4 GB) are advised only to a disk that holds them.
     let oware = error(&["query", "oware", "4,4,4,4,4,4/4,4,4,4,4,4", "--dir", dir]);
     assert!(
-        oware.contains("oware-6-abapa tables up to 48 seeds need 1056.4 GB more on disk and")
+        oware.contains("oware-6-abapa tables up to 48 seeds need 1056.4 GB more on disk (")
+            && oware.contains(" with the build's scratch files) and ")
             && oware.contains("is free: more than this machine holds")
             && !oware.contains("granary build")
             || oware.contains("--max-seeds 48` (1056.4 GB on disk"),

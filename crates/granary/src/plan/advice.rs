@@ -129,11 +129,16 @@ fn build(
         MemoryPlan::most_scratch_bytes(kind, from..=seeds, build_memory(machine), true, 1);
     let needed = tables.saturating_add(scratch);
     if needed > Limits::of(machine, 0).disk {
+        let with_scratch = if scratch > 0 {
+            format!(" ({} with the build's scratch files)", human_bytes(needed))
+        } else {
+            String::new()
+        };
         return Err(format!(
-            "{} tables up to {seeds} seeds need {} more on disk and {} is free: more than this \
-             machine holds",
+            "{} tables up to {seeds} seeds need {} more on disk{with_scratch} and {} is free: \
+             more than this machine holds",
             kind.name(),
-            human_bytes(needed),
+            human_bytes(tables),
             human_bytes(machine.free_disk)
         ));
     }
@@ -238,7 +243,9 @@ mod tests {
         assert!(!advice_start.contains("granary build"), "{advice_start}");
         assert!(
             advice_start.contains(&format!(
-                "oware-6-awari tables up to 48 seeds need {} more on disk and 500.0 GB is free",
+                "oware-6-awari tables up to 48 seeds need {} more on disk ({} with the build's \
+                 scratch files) and 500.0 GB is free",
+                human_bytes(tables),
                 human_bytes(needed)
             )),
             "{advice_start}"
