@@ -9,14 +9,14 @@ use libfuzzer_sys::fuzz_target;
 fuzz_target!(|data: &[u8]| {
     let path = std::path::Path::new("fuzz.tbl");
     let length = data.len() as u64;
-    if let Ok(header) = parse_header(path, data, length) {
-        if let Some(kind) = TableKind::from_codes(
+    if let Ok(header) = parse_header(path, data, length)
+        && let Some(kind) = TableKind::from_codes(
             header.game,
             header.rules,
             header.sweep,
             usize::from(header.pits),
-        ) {
-            let _ = check_header(path, &header, length, kind, u32::from(header.seeds.get()));
-        }
+        )
+    {
+        let _ = check_header(path, &header, length, kind, u32::from(header.seeds.get()));
     }
 });

@@ -35,7 +35,7 @@
 //! different phases: the layer then starts over).
 
 use std::fs::File;
-use std::io::{Read, Write};
+use std::io::{Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
@@ -98,9 +98,19 @@ impl Checkpoints {
 
     /// The phase the checkpoint at `path` resumes at, or why it is not one of this share.
     fn check(path: &Path, seeds: u32, entries: u64) -> std::io::Result<u32> {
-        let refuse = |why: String| Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
         let mut file = File::open(path)?;
         let len = file.metadata()?.len();
+        Checkpoints::check_from(&mut file, len, seeds, entries)
+    }
+
+    /// [`Checkpoints::check`] of the `len` bytes `file` reads.
+    fn check_from(
+        file: &mut impl Read,
+        len: u64,
+        seeds: u32,
+        entries: u64,
+    ) -> std::io::Result<u32> {
+        let refuse = |why: String| Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
         if len < HEADER as u64 {
             return refuse(format!("{len} bytes, shorter than a checkpoint's header"));
         }
@@ -153,15 +163,26 @@ impl Checkpoints {
 
     /// Fills `work` and `values` with the checkpoint's, checking the CRC.
     pub(crate) fn restore(&self, work: &[AtomicU8], values: &[AtomicI8]) -> std::io::Result<()> {
-        let path = &self.path;
-        let mut file = File::open(path)?;
+        let mut file = File::open(&self.path)?;
+        Checkpoints::restore_from(&self.path, &mut file, self.entries, work, values)
+    }
+
+    /// [`Checkpoints::restore`] from what `file` reads, a checkpoint of `entries` positions
+    /// (`path` names it in errors).
+    fn restore_from(
+        path: &Path,
+        file: &mut impl Read,
+        entries: u64,
+        work: &[AtomicU8],
+        values: &[AtomicI8],
+    ) -> std::io::Result<()> {
         let mut header = [0u8; HEADER];
         file.read_exact(&mut header)?;
         let expected = u32::from_le_bytes(header[24..28].try_into().expect("4 bytes"));
         let mut crc = crc32fast::Hasher::new();
         crc.update(&header[..24]);
         let mut buf = vec![0u8; CHUNK];
-        let entries = self.entries as usize;
+        let entries = entries as usize;
         let mut read = |store: &mut dyn FnMut(usize, &[u8])| -> std::io::Result<()> {
             for from in (0..entries).step_by(CHUNK) {
                 let buf = &mut buf[..CHUNK.min(entries - from)];
@@ -190,9 +211,10 @@ impl Checkpoints {
         Ok(())
     }
 
-    /// The bytes of a checkpoint of a share of `entries` positions.
+    /// The bytes of a checkpoint of a share of `entries` positions (`u64::MAX` for a share too
+    /// large for any file).
     pub(crate) fn bytes(entries: u64) -> u64 {
-        HEADER as u64 + 2 * entries
+        entries.saturating_mul(2).saturating_add(HEADER as u64)
     }
 
     /// Whether the last checkpoint is at least `every` old.
@@ -215,30 +237,7 @@ impl Checkpoints {
         temp.push(".tmp");
         let temp = PathBuf::from(temp);
         let mut file = File::create(&temp)?;
-        let mut header = [0u8; HEADER];
-        header[..8].copy_from_slice(MAGIC);
-        header[8..12].copy_from_slice(&self.seeds.to_le_bytes());
-        header[12..16].copy_from_slice(&next.to_le_bytes());
-        header[16..24].copy_from_slice(&self.entries.to_le_bytes());
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&header[..24]);
-        file.write_all(&header)?;
-        let entries = self.entries as usize;
-        let mut buf = Vec::with_capacity(CHUNK);
-        for cells in work[..entries].chunks(CHUNK) {
-            buf.clear();
-            buf.extend(cells.iter().map(|c| c.load(Relaxed)));
-            crc.update(&buf);
-            file.write_all(&buf)?;
-        }
-        for cells in values[..entries].chunks(CHUNK) {
-            buf.clear();
-            buf.extend(cells.iter().map(|c| c.load(Relaxed) as u8));
-            crc.update(&buf);
-            file.write_all(&buf)?;
-        }
-        use std::os::unix::fs::FileExt;
-        file.write_all_at(&crc.finalize().to_le_bytes(), 24)?;
+        Checkpoints::write_to(&mut file, self.seeds, self.entries, work, values, next)?;
         file.sync_all()?;
         drop(file);
         std::fs::rename(&temp, &self.path)?;
@@ -247,6 +246,86 @@ impl Checkpoints {
         self.written += 1;
         Ok(())
     }
+
+    /// Writes a checkpoint of layer `seeds` before phase `next` to `out`: the first `entries`
+    /// work bytes of `work` and values of `values`, the CRC written last, over the header.
+    fn write_to(
+        out: &mut (impl Write + Seek),
+        seeds: u32,
+        entries: u64,
+        work: &[AtomicU8],
+        values: &[AtomicI8],
+        next: u32,
+    ) -> std::io::Result<()> {
+        let mut header = [0u8; HEADER];
+        header[..8].copy_from_slice(MAGIC);
+        header[8..12].copy_from_slice(&seeds.to_le_bytes());
+        header[12..16].copy_from_slice(&next.to_le_bytes());
+        header[16..24].copy_from_slice(&entries.to_le_bytes());
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&header[..24]);
+        out.write_all(&header)?;
+        let entries = entries as usize;
+        let mut buf = Vec::with_capacity(CHUNK);
+        for cells in work[..entries].chunks(CHUNK) {
+            buf.clear();
+            buf.extend(cells.iter().map(|c| c.load(Relaxed)));
+            crc.update(&buf);
+            out.write_all(&buf)?;
+        }
+        for cells in values[..entries].chunks(CHUNK) {
+            buf.clear();
+            buf.extend(cells.iter().map(|c| c.load(Relaxed) as u8));
+            crc.update(&buf);
+            out.write_all(&buf)?;
+        }
+        out.seek(SeekFrom::Start(24))?;
+        out.write_all(&crc.finalize().to_le_bytes())
+    }
+}
+
+/// What a checkpoint's bytes `bytes` hold for a share of `entries` positions of layer `seeds`,
+/// read as a rerun reads a checkpoint file: the phase to resume at, the work bytes and the
+/// values; or why the bytes are refused. Public for the fuzz targets.
+///
+/// # Errors
+/// Why the bytes are not a whole checkpoint of this share.
+#[doc(hidden)]
+pub fn parse_checkpoint(
+    bytes: &[u8],
+    seeds: u32,
+    entries: u64,
+) -> std::io::Result<(u32, Vec<u8>, Vec<i8>)> {
+    let next = Checkpoints::check_from(&mut &bytes[..], bytes.len() as u64, seeds, entries)?;
+    let work: Vec<AtomicU8> = (0..entries).map(|_| AtomicU8::new(0)).collect();
+    let values: Vec<AtomicI8> = (0..entries).map(|_| AtomicI8::new(0)).collect();
+    Checkpoints::restore_from(Path::new("bytes"), &mut &bytes[..], entries, &work, &values)?;
+    Ok((
+        next,
+        work.into_iter().map(AtomicU8::into_inner).collect(),
+        values.into_iter().map(AtomicI8::into_inner).collect(),
+    ))
+}
+
+/// The bytes of a checkpoint of layer `seeds` before phase `next` holding `work` and `values`
+/// (of one length), as [`Checkpoints`] writes them. Public for the fuzz targets.
+///
+/// # Panics
+/// If `work` and `values` differ in length.
+#[doc(hidden)]
+#[must_use]
+pub fn encode_checkpoint(seeds: u32, next: u32, work: &[u8], values: &[i8]) -> Vec<u8> {
+    assert_eq!(
+        work.len(),
+        values.len(),
+        "a work byte and a value a position"
+    );
+    let work: Vec<AtomicU8> = work.iter().map(|&w| AtomicU8::new(w)).collect();
+    let values: Vec<AtomicI8> = values.iter().map(|&v| AtomicI8::new(v)).collect();
+    let mut out = std::io::Cursor::new(Vec::new());
+    Checkpoints::write_to(&mut out, seeds, work.len() as u64, &work, &values, next)
+        .expect("writing to memory succeeds");
+    out.into_inner()
 }
 
 #[cfg(test)]
@@ -297,6 +376,33 @@ mod tests {
                 .enumerate()
                 .all(|(i, v)| v.load(Relaxed) == i as i8 - 50)
         );
+    }
+
+    #[test]
+    fn the_bytes_entry_points_read_and_write_what_the_files_hold() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = saved(dir.path());
+        let bytes = std::fs::read(&path).unwrap();
+        let (next, work, values) = parse_checkpoint(&bytes, 9, 100).unwrap();
+        assert_eq!(next, 5);
+        assert_eq!(work, (0..100).collect::<Vec<u8>>());
+        assert_eq!(values, (0..100).map(|i| i as i8 - 50).collect::<Vec<i8>>());
+        assert_eq!(encode_checkpoint(9, next, &work, &values), bytes);
+        let err = parse_checkpoint(&bytes, 9, 99).unwrap_err();
+        assert!(err.to_string().contains("100 positions"), "{err}");
+    }
+
+    #[test]
+    fn a_share_too_large_for_any_file_is_refused() {
+        // Found by fuzzing: a header of 0xcd4f_0000_0000_000a positions, read for that share,
+        // overflowed the checkpoint's length (its header and two bytes a position).
+        let bytes: [u8; 52] = [
+            71, 82, 65, 78, 82, 83, 77, 52, 3, 0, 0, 0, 3, 0, 0, 0, 10, 0, 0, 0, 0, 0, 79, 205,
+            236, 0, 0, 137, 0, 0, 0, 0, 0, 7, 14, 21, 28, 35, 42, 49, 56, 63, 247, 248, 11, 5, 3,
+            4, 2, 1, 0, 255,
+        ];
+        let err = parse_checkpoint(&bytes, 3, 0xcd4f_0000_0000_000a).unwrap_err();
+        assert!(err.to_string().contains("torn or truncated"), "{err}");
     }
 
     #[test]

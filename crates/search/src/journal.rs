@@ -170,6 +170,8 @@ pub enum JournalError {
     },
     #[error("{}: damaged record at byte {offset} (not the last, so not a torn write): the journal cannot be trusted; move it aside", path.display())]
     Damaged { path: PathBuf, offset: u64 },
+    #[error("{}: the record at byte {offset} takes the runs' nodes past 2^64: the journal cannot be trusted; move it aside", path.display())]
+    Nodes { path: PathBuf, offset: u64 },
     #[error("the journal's binding is {len} bytes, at most {MAX_BINDING} fit")]
     Binding { len: usize },
     #[error("{}: another granary solve has this journal open: let it finish or stop it first", path.display())]
@@ -285,8 +287,8 @@ fn header(binding: &str) -> Result<Header, JournalError> {
 /// Reads the journal at `path`, which must be bound to `binding`.
 ///
 /// # Errors
-/// The file cannot be read, is not a journal, is another solve's, or is damaged before its last
-/// record.
+/// The file cannot be read, is not a journal, is another solve's, is damaged before its last
+/// record, or counts more nodes than any solve searches.
 pub fn read(path: &Path, binding: &str) -> Result<Contents, JournalError> {
     let mut data = Vec::new();
     File::open(path)
@@ -295,7 +297,14 @@ pub fn read(path: &Path, binding: &str) -> Result<Contents, JournalError> {
     parse(path, &data, binding)
 }
 
-fn parse(path: &Path, data: &[u8], binding: &str) -> Result<Contents, JournalError> {
+/// What the journal bytes `data` hold, read as from the file at `path` (which only names it in
+/// errors) for a solve bound to `binding`: the parser of [`read`] and [`Journal::open`], public
+/// for the fuzz targets. [`Contents::bytes`] and [`Contents::torn`] add up to `data`'s length.
+///
+/// # Errors
+/// As [`read`], but for reading the file.
+#[doc(hidden)]
+pub fn parse(path: &Path, data: &[u8], binding: &str) -> Result<Contents, JournalError> {
     let foreign = || JournalError::Foreign {
         path: path.to_path_buf(),
     };
@@ -322,8 +331,15 @@ fn parse(path: &Path, data: &[u8], binding: &str) -> Result<Contents, JournalErr
         bytes: HEADER_LEN as u64,
         ..Contents::default()
     };
-    // The current run's figures, added to the totals when the next run starts or at the end.
-    let (mut run_nodes, mut run_seconds) = (0u64, 0f64);
+    // The current run's figures (and the offset of the record that gave them), added to the
+    // totals when the next run starts or at the end.
+    let (mut run_nodes, mut run_seconds, mut run_at) = (0u64, 0f64, 0u64);
+    let add_nodes = |total: u64, run: u64, offset: u64| {
+        total.checked_add(run).ok_or_else(|| JournalError::Nodes {
+            path: path.to_path_buf(),
+            offset,
+        })
+    };
     let mut pv: Vec<u8> = Vec::new();
     let body = &data[HEADER_LEN..];
     let whole = body.len() / RECORD_LEN * RECORD_LEN;
@@ -356,7 +372,7 @@ fn parse(path: &Path, data: &[u8], binding: &str) -> Result<Contents, JournalErr
             }),
             RecordKind::Run => {
                 c.runs += 1;
-                c.nodes += run_nodes;
+                c.nodes = add_nodes(c.nodes, run_nodes, run_at)?;
                 c.seconds += run_seconds;
                 (run_nodes, run_seconds) = (0, 0.0);
                 pv.clear();
@@ -364,6 +380,7 @@ fn parse(path: &Path, data: &[u8], binding: &str) -> Result<Contents, JournalErr
             RecordKind::Progress => {
                 run_nodes = raw.nodes.get();
                 run_seconds = f64::from_bits(board as u64);
+                run_at = offset;
             }
             RecordKind::Pv => {
                 let at = usize::from(raw.best) * PV_CHUNK;
@@ -375,6 +392,7 @@ fn parse(path: &Path, data: &[u8], binding: &str) -> Result<Contents, JournalErr
             RecordKind::Result => {
                 run_nodes = raw.nodes.get();
                 run_seconds = f64::from_bits(board as u64);
+                run_at = offset;
                 let length = ((board >> 64) as usize).min(pv.len());
                 c.result = Some(Recorded {
                     value: i32::from(raw.lower),
@@ -389,7 +407,7 @@ fn parse(path: &Path, data: &[u8], binding: &str) -> Result<Contents, JournalErr
     if whole < body.len() && c.torn == 0 {
         c.torn = (body.len() - whole) as u64;
     }
-    c.nodes += run_nodes;
+    c.nodes = add_nodes(c.nodes, run_nodes, run_at)?;
     c.seconds += run_seconds;
     Ok(c)
 }
@@ -631,6 +649,40 @@ mod tests {
         bytes[n - 10] ^= 1;
         std::fs::write(&path, &bytes).unwrap();
         assert_eq!(read(&path, BINDING).unwrap().torn, RECORD_LEN as u64);
+    }
+
+    /// Found by fuzzing: a Kalah(4,3) journal whose two runs' nodes (intact progress and result
+    /// records) overflowed their total.
+    const NODES_PAST_2_64: [u8; 270] = [
+        0x47, 0x52, 0x41, 0x4e, 0x4a, 0x52, 0x4e, 0x4c, 0x01, 0x00, 0x20, 0x00, 0x3b, 0x00, 0x00,
+        0x00, 0x4b, 0x61, 0x6c, 0x61, 0x68, 0x28, 0x34, 0x2c, 0x33, 0x29, 0x20, 0x63, 0x61, 0x70,
+        0x74, 0x75, 0x72, 0x65, 0x3d, 0x65, 0x6d, 0x70, 0x74, 0x79, 0x20, 0x73, 0x77, 0x65, 0x65,
+        0x70, 0x3d, 0x6f, 0x77, 0x6e, 0x65, 0x72, 0x3b, 0x20, 0x33, 0x2c, 0x33, 0x2c, 0x33, 0x2c,
+        0x33, 0x2f, 0x33, 0x2c, 0x33, 0x2c, 0x33, 0x2c, 0x33, 0x20, 0x30, 0x2d, 0x30, 0x20, 0x53,
+        0x00, 0x8d, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x6b, 0x78, 0xe6, 0x49, 0x02, 0x00,
+        0x00, 0x00, 0x2e, 0x95, 0x0b, 0x6b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0x00, 0x04,
+        0x04, 0x03, 0x03, 0xfa, 0xfe, 0x85, 0x20, 0x97, 0x03, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x23, 0xa9, 0xf1, 0x48, 0x01, 0x07, 0x07, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x03, 0x00, 0x04, 0x17, 0x1d, 0xd6, 0x9a, 0x03, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0xfb, 0x79, 0x7f, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x87, 0xe3, 0xdb, 0x59, 0x02, 0x00, 0x00,
+        0x00, 0x2e, 0x95, 0x0b, 0x6b, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00,
+        0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0xd0, 0x8a, 0xca, 0x33, 0x04,
+        0x03, 0x03, 0xfa, 0x2a, 0x08, 0x00, 0x03, 0xff, 0xff, 0xfc, 0xfd, 0x02, 0x03, 0x00, 0x01,
+        0x03, 0x02, 0x00, 0x03, 0x00, 0x02, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0x8c, 0x4f, 0x50,
+        0xff, 0x1d, 0xbc, 0x04, 0x08, 0x08, 0x00, 0x01, 0xcf, 0xff, 0x00, 0x00, 0x00, 0x00, 0x00,
+    ];
+
+    #[test]
+    fn nodes_past_any_count_are_refused() {
+        let binding = "Kalah(4,3) capture=empty sweep=owner; 3,3,3,3/3,3,3,3 0-0 S";
+        let err = parse(Path::new("j"), &NODES_PAST_2_64, binding).unwrap_err();
+        assert!(
+            matches!(err, JournalError::Nodes { offset, .. } if offset == 224),
+            "{err}"
+        );
+        assert!(err.to_string().contains("past 2^64"), "{err}");
     }
 
     #[test]
