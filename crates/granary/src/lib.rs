@@ -23,6 +23,8 @@
 //!   sizes and durations in messages;
 //! - [`journal`]: long solves that survive their process (a solve journal), progress once a
 //!   minute; [`mod@recheck`]: a journal's records proved again from scratch;
+//! - [`review`]: a game reviewed move by move against perfect play: each move's value, the
+//!   best moves, the seeds lost and where the result changed;
 //! - [`mod@solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
 //!   [`Oracle`] for repeated questions (a game in play);
 //! - [`show`]: Kalah/Oware positions after moves, perft;
@@ -96,6 +98,7 @@ pub mod outcome;
 pub mod plan;
 pub mod query;
 pub mod recheck;
+pub mod review;
 pub mod show;
 pub mod solve;
 pub mod tablebase;
@@ -122,6 +125,7 @@ pub use outcome::Seeds;
 pub use plan::{TableChoice, TablePlan};
 pub use query::{MoveValue, PvEnd, Query, Source};
 pub use recheck::{Recheck, Rechecked, recheck};
+pub use review::{Review, ReviewError};
 pub use solve::{ExactMove, Oracle, RootValue, Settings, SolveReport, plan, prepare, solve};
 pub use tablebase::{Tablebase, build_command};
 pub use worth::Worth;
@@ -130,7 +134,7 @@ pub use worth::Worth;
 pub use granary_bao::BaoRules;
 /// The two-row rules and positions the library's types are made of.
 pub use granary_rules::notation::format_position;
-pub use granary_rules::{Position, Record, Side, Status, Variant};
+pub use granary_rules::{MoveError, Position, Record, Side, Status, Variant};
 /// Table kinds, for building and listing.
 pub use granary_tables::TableKind;
 

@@ -3,4 +3,5 @@
 mod choose;
 mod modules;
 mod query;
+mod review;
 mod worth;

@@ -1,0 +1,48 @@
+//! Why a game cannot be reviewed: a move that cannot be played, a position that cannot be
+//! answered, tables that contradict themselves; each names the ply (1 for the first move) and
+//! the move (the pit played).
+
+use granary_rules::MoveError;
+
+use crate::error::Error;
+
+/// What stops a review; the message names the ply and the move.
+#[derive(Debug, thiserror::Error)]
+pub enum ReviewError {
+    /// A move that cannot be played where it stands in the game (no such pit, an empty pit, a
+    /// move the rules forbid, a game already over). No position is answered before the whole
+    /// game is found legal.
+    #[error("ply {ply}: move {pit} cannot be played: {source}")]
+    Illegal {
+        ply: usize,
+        pit: usize,
+        #[source]
+        source: MoveError,
+    },
+    /// The position before the move could not be answered (tables missing or damaged, a failed
+    /// search).
+    #[error("ply {ply} (move {pit}): {source}")]
+    Answer {
+        ply: usize,
+        pit: usize,
+        #[source]
+        source: Box<Error>,
+    },
+    /// The answer for the position before the move gives the move no value (every legal move
+    /// has one in a sound answer).
+    #[error(
+        "ply {ply} (move {pit}): the answer for the position before the move has no value for it; run `granary verify`"
+    )]
+    Unvalued { ply: usize, pit: usize },
+    /// The value the position before gives the move played is not the value of the position
+    /// after it (for its mover, adjusted for who moves next).
+    #[error(
+        "ply {ply} (move {pit}): tables are inconsistent: the move is worth {played} but the position it leads to gives it {after}; run `granary verify`"
+    )]
+    Inconsistent {
+        ply: usize,
+        pit: usize,
+        played: i32,
+        after: i32,
+    },
+}
