@@ -24,6 +24,7 @@ macro_rules! from_display {
 
 from_display!(
     granary::InputError,
+    granary::ReviewError,
     granary::TableError,
     std::io::Error,
     serde_json::Error

@@ -19,6 +19,7 @@ mod play;
 mod progress;
 mod prompt;
 mod query;
+mod review;
 mod serve;
 mod show;
 mod solve;
@@ -70,6 +71,7 @@ fn main() -> ExitCode {
         Command::Perft(args) => perft::run(&args),
         Command::Build(args) => build::run(&args),
         Command::Query(args) => query::run(&args),
+        Command::Review(args) => review::run(&args),
         Command::Verify(args) => verify::run(&args),
         Command::Compress(args) => compress::run(&args),
         Command::Info(args) => info::run(&args),

@@ -31,6 +31,9 @@ pub enum Command {
     Build(BuildArgs),
     /// Perfect play in a position from the tables.
     Query(QueryArgs),
+    /// Review a game move by move against perfect play: each move's value, the best moves, the
+    /// seeds each move gave away, and where the result changed.
+    Review(ReviewArgs),
     /// Check every table file: header, checksum, values, a sample against its children.
     Verify(VerifyArgs),
     /// Compress a variant's finished layers in place (table format version 2: blocks read at
@@ -239,6 +242,31 @@ pub struct QueryArgs {
     #[arg(long, default_value_t = granary::plan::DEFAULT_SEARCH_SECONDS, value_parser = parse_seconds)]
     pub search_seconds: f64,
     /// One JSON object instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct ReviewArgs {
+    #[command(flatten)]
+    pub variant: VariantArgs,
+    /// The game's moves from the start (or --position), as pit numbers: 3,1,6,... A side that
+    /// moves again (Kalah's extra turn) has its moves one after the other.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        allow_hyphen_values = true,
+        required = true
+    )]
+    pub moves: Vec<String>,
+    #[command(flatten)]
+    pub dir: DirArgs,
+    /// A Kalah position above the tables is searched over them when the cost model expects the
+    /// search to take at most this many seconds (0: the tables alone answer); a position
+    /// answered by neither is reported as beyond, with no value.
+    #[arg(long, default_value_t = granary::plan::DEFAULT_SEARCH_SECONDS, value_parser = parse_seconds)]
+    pub search_seconds: f64,
+    /// One JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
 }

@@ -10,4 +10,5 @@ mod completions;
 mod compress;
 mod disk_full;
 mod journal;
+mod review;
 mod tables;
