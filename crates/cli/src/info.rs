@@ -6,7 +6,7 @@ use crate::args::InfoArgs;
 use crate::error::CliResult;
 
 pub fn run(args: &InfoArgs) -> CliResult {
-    let tablebase = args.dir.existing_tablebase()?;
+    let tablebase = args.dir.tablebase_creating_default()?;
     let mut by_dir: BTreeMap<String, Vec<std::path::PathBuf>> = BTreeMap::new();
     for path in tablebase.table_files()? {
         let name = path

@@ -12,7 +12,7 @@ pub fn run(args: &ServeArgs) -> CliResult {
             args.timeout
         )));
     }
-    let dir = args.dir.existing_tablebase()?.root().to_path_buf();
+    let dir = args.dir.tablebase_creating_default()?.root().to_path_buf();
     let mut config = granary_server::Config::new(dir.clone());
     config.bind = args.bind;
     config.timeout = Duration::from_secs_f64(args.timeout);

@@ -16,10 +16,14 @@ use serde::Serialize;
 
 use crate::error::{DirectoryError, Error};
 
-/// The directory tables go to when none is given: `$GRANARY_TABLES`, else `data/tables`.
+/// The directory tables go to when neither a directory nor `$GRANARY_TABLES` is given,
+/// relative to the working directory.
+pub const BUILT_IN_DIR: &str = "data/tables";
+
+/// The directory tables go to when none is given: `$GRANARY_TABLES`, else [`BUILT_IN_DIR`].
 #[must_use]
 pub fn default_dir() -> PathBuf {
-    std::env::var_os("GRANARY_TABLES").map_or_else(|| "data/tables".into(), Into::into)
+    std::env::var_os("GRANARY_TABLES").map_or_else(|| BUILT_IN_DIR.into(), Into::into)
 }
 
 /// Positions in layer `seeds` of a kind (`u64::MAX` beyond what an index can hold).

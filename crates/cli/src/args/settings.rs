@@ -24,6 +24,20 @@ impl DirArgs {
         granary::Tablebase::existing(self.tablebase().root())
             .map_err(|e| crate::error::CliError(e.to_string()))
     }
+
+    /// As [`DirArgs::existing_tablebase`], but the built-in default directory
+    /// ([`granary::tablebase::BUILT_IN_DIR`], neither `--dir` nor `$GRANARY_TABLES` given) is
+    /// created when missing: a fresh clone's first `granary serve` or `info` works. A directory
+    /// the user named must exist.
+    pub fn tablebase_creating_default(&self) -> Result<granary::Tablebase, crate::error::CliError> {
+        let root = self.tablebase().root().to_path_buf();
+        if self.dir.is_none() && root == std::path::Path::new(granary::tablebase::BUILT_IN_DIR) {
+            std::fs::create_dir_all(&root).map_err(|e| {
+                crate::error::CliError(format!("{}: cannot create it: {e}", root.display()))
+            })?;
+        }
+        self.existing_tablebase()
+    }
 }
 
 impl TableArgs {

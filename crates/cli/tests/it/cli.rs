@@ -217,6 +217,26 @@ fn info_and_verify_word_a_missing_directory_alike_and_info_says_when_it_is_empty
     assert!(out.contains("no tables in"), "{out}");
 }
 
+/// A fresh clone's first `granary info` (and `serve`, the same directory rule): the built-in
+/// default directory is created, where a directory named with `--dir` must exist.
+#[test]
+fn the_default_directory_is_created_where_a_named_one_must_exist() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = command(&["info"]).current_dir(tmp.path()).output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("no tables in"), "{stdout}");
+    assert!(tmp.path().join("data/tables").is_dir());
+    let named = tmp.path().join("named");
+    let err = error(&["info", "--dir", named.to_str().unwrap()]);
+    assert!(err.contains("no such table directory"), "{err}");
+    assert!(!named.exists());
+}
+
 /// Every root move of a solve without `--all-moves` against the same solve with it: an exact
 /// move its value, a bound (`upper`, never `value`) no less than the true value; small Kalah and
 /// Oware positions, and the text output's marks explained.
