@@ -81,3 +81,104 @@ fn bad_input_is_an_input_error() {
         "{err}"
     );
 }
+
+/// A principal variation agrees with the answer's ranking, in every variant and wherever it
+/// comes from (tables, or a Kalah search over small tables): its first move is one of the
+/// answer's best moves, and each later move is one of the best moves of its position, as
+/// complete tables (an independent reading) rank them.
+#[test]
+fn principal_variations_agree_with_the_ranking() {
+    use granary_rules::Rules;
+    let cases: [(GameName, &str, usize, u32, Option<u32>); 4] = [
+        (GameName::Kalah, "standard", 4, 2, Some(5)),
+        (GameName::Kalah, "empty", 4, 2, Some(5)),
+        (GameName::Oware, "awari", 4, 2, None),
+        (GameName::Oware, "abapa", 4, 2, None),
+    ];
+    let mut x = 0x9E37_79B9_7F4A_7C15u64;
+    let mut random = move |n: usize| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        (x % n as u64) as usize
+    };
+    for (name, rules, pits, seeds, small_tables) in cases {
+        let setup = Setup {
+            rules: Some(rules.into()),
+            pits: Some(pits),
+            seeds: Some(seeds),
+            ..Setup::default()
+        };
+        let start = setup.mancala(name, None).unwrap();
+        let total = u32::try_from(pits).unwrap() * 2 * seeds;
+        let full_dir = tempfile::tempdir().unwrap();
+        let full = Tablebase::new(full_dir.path());
+        granary::build(&full, start.kind(), total, Some(2), None, &()).unwrap();
+        let small_dir = tempfile::tempdir().unwrap();
+        let small = Tablebase::new(small_dir.path());
+        if let Some(n) = small_tables {
+            granary::build(&small, start.kind(), n, Some(2), None, &()).unwrap();
+        }
+        let engine = start.variant.engine();
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut pos = start.position;
+            for _ in 0..random(12) {
+                let legal: Vec<usize> = engine.legal_moves(&pos).iter().collect();
+                if legal.is_empty() {
+                    break;
+                }
+                pos = engine.play(&pos, legal[random(legal.len())]);
+            }
+            let game = granary::Mancala {
+                variant: start.variant,
+                position: pos,
+            };
+            if engine.outcome(&pos).is_some() {
+                continue;
+            }
+            let answers = if small_tables.is_some() {
+                vec![
+                    small.query_or_search(&game).unwrap(),
+                    full.query(&game).unwrap(),
+                ]
+            } else {
+                vec![full.query(&game).unwrap()]
+            };
+            for answer in answers {
+                let Some(&first) = answer.pv.first() else {
+                    continue;
+                };
+                assert!(
+                    answer.best.contains(&first),
+                    "{name:?} {rules} {}: pv {:?} starts outside best {:?} ({:?})",
+                    answer.position,
+                    answer.pv,
+                    answer.best,
+                    answer.source
+                );
+                let mut here = pos;
+                for &pit in &answer.pv {
+                    let judge = full
+                        .query(&granary::Mancala {
+                            variant: start.variant,
+                            position: here,
+                        })
+                        .unwrap();
+                    assert!(
+                        judge.best.contains(&pit),
+                        "{name:?} {rules} {}: pv {:?} plays {pit} in {}, best {:?} ({:?})",
+                        answer.position,
+                        answer.pv,
+                        judge.position,
+                        judge.best,
+                        answer.source
+                    );
+                    here = engine.play(&here, pit - 1);
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked >= 20, "{name:?} {rules}: {checked} lines checked");
+    }
+}
