@@ -7,6 +7,9 @@
 //! - `GET /api/v1/query?game=&rules=&pits=&position=`: value, final score, every move with its
 //!   value, the final score and result it leads to and its resulting position, principal
 //!   variation (Kalah, Oware); Kalah positions beyond the tables are searched ([`crate::search`]);
+//! - `POST /api/v1/review` (a JSON object: `game`, the options and `position` as query takes
+//!   them, and `moves`, an array of pits): the game reviewed move by move against perfect play
+//!   ([`granary::Review`]), at most [`MAX_PLIES`] moves in a body of at most [`MAX_BODY`] bytes;
 //! - `GET /api/v1/show?game=&position=&moves=`: the position after moves, as data;
 //! - `GET /api/v1/bao/move?position=&ms=` (and Bao's options): the engine's move;
 //! - `GET /api/v1/bao/hint?position=` (and Bao's options): every legal move with the engine's
@@ -17,9 +20,11 @@ use std::time::Duration;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::{RawQuery, State as Shared};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, RawQuery, State as Shared};
 use axum::http::{StatusCode, Uri};
-use axum::routing::get;
+use axum::routing::{get, post};
 use granary::outcome::{final_stores, result_word};
 use granary::plan::Reach;
 use granary::{GameName, Mancala, Query, Seeds, Side};
@@ -62,6 +67,10 @@ pub fn routes() -> Router<Arc<State>> {
     Router::new()
         .route("/api/v1/variants", get(variants))
         .route("/api/v1/query", get(query))
+        .route(
+            "/api/v1/review",
+            post(review).layer(DefaultBodyLimit::max(MAX_BODY)),
+        )
         .route("/api/v1/show", get(show))
         .route("/api/v1/bao/move", get(bao_move))
         .route("/api/v1/bao/hint", get(bao_hint))
@@ -221,6 +230,67 @@ pub fn described(game: &Mancala, query: &Query) -> Result<Value, ApiError> {
     }
     value["pv_steps"] = json!(steps);
     Ok(value)
+}
+
+/// Most moves a review takes.
+pub const MAX_PLIES: usize = 1000;
+/// Largest review body, bytes; a larger one is 413.
+pub const MAX_BODY: usize = 64 * 1024;
+
+/// A game reviewed against perfect play, each position answered as query answers it: from the
+/// tables, or (Kalah) searched where the cost model expects at most the server's search limit;
+/// a ply beyond that is `beyond`, with its reason. Seeds on the board never grow in a game, so
+/// a game whose start reads the tables reads them at every ply: small work; a Kalah game that
+/// starts above its tables may search: among the searches. Either way within the request's time.
+async fn review(Shared(state): Shared<Arc<State>>, body: Result<Bytes, BytesRejection>) -> Answer {
+    let body = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            ApiError::new(
+                e.status(),
+                format!("the body is larger than {} KiB", MAX_BODY / 1024),
+            )
+        } else {
+            ApiError::new(e.status(), e.body_text())
+        }
+    })?;
+    let mut body: Value = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
+    let object = body
+        .as_object_mut()
+        .ok_or_else(|| ApiError::bad("the body is not a JSON object"))?;
+    let moves = object
+        .remove("moves")
+        .ok_or_else(|| ApiError::bad("'moves' is missing: an array of pits"))?;
+    let moves = Params::json_moves(&moves).map_err(ApiError::bad)?;
+    if moves.len() > MAX_PLIES {
+        return Err(ApiError::bad(format!(
+            "the game has {} moves; a review takes at most {MAX_PLIES}",
+            moves.len()
+        )));
+    }
+    let params = Params::from_json(object).map_err(ApiError::bad)?;
+    let game = params.game().map_err(ApiError::bad)?;
+    if game == GameName::Bao {
+        return Err(ApiError::bad(
+            "review: bao has no exact values to review against (kalah, oware)",
+        ));
+    }
+    if params.get("ms").is_some() {
+        return Err(ApiError::bad("review takes no 'ms'"));
+    }
+    let setup = params.setup().map_err(ApiError::bad)?;
+    let mancala = setup.mancala(game, params.get("position"))?;
+    let moves = granary::game::parse_pits(&moves)?;
+    let present = state.tablebase.complete_up_to(mancala.kind());
+    let pool = match state.solved.reach(&mancala, present) {
+        Reach::Tables => &state.small,
+        _ if game == GameName::Kalah => &state.searches,
+        _ => &state.small,
+    };
+    blocking_json(&state, pool, move |s| {
+        Ok(s.tablebase.review(&mancala, &moves, s.solved.limit)?)
+    })
+    .await
 }
 
 async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {

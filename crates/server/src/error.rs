@@ -66,20 +66,25 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The status of the library's `err`: 400 for bad input, 422 for a position beyond the server's
+/// tables or limits, 500 otherwise.
+fn status_of(err: &granary::Error) -> StatusCode {
+    match err {
+        granary::Error::Input(_) | granary::Error::Solve(SolveError::TooManySeeds { .. }) => {
+            StatusCode::BAD_REQUEST
+        }
+        granary::Error::Solve(SolveError::NeedsTables(_) | SolveError::Plan(_))
+        | granary::Error::Table(TableError::Missing { .. })
+        | granary::Error::Solve(SolveError::Table(TableError::Missing { .. })) => {
+            StatusCode::UNPROCESSABLE_ENTITY
+        }
+        _ => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
 impl From<granary::Error> for ApiError {
     fn from(err: granary::Error) -> ApiError {
-        let status = match &err {
-            granary::Error::Input(_) | granary::Error::Solve(SolveError::TooManySeeds { .. }) => {
-                StatusCode::BAD_REQUEST
-            }
-            granary::Error::Solve(SolveError::NeedsTables(_) | SolveError::Plan(_))
-            | granary::Error::Table(TableError::Missing { .. })
-            | granary::Error::Solve(SolveError::Table(TableError::Missing { .. })) => {
-                StatusCode::UNPROCESSABLE_ENTITY
-            }
-            _ => StatusCode::INTERNAL_SERVER_ERROR,
-        };
-        ApiError::new(status, err.to_string())
+        ApiError::new(status_of(&err), err.to_string())
     }
 }
 
@@ -92,6 +97,19 @@ impl From<granary::InputError> for ApiError {
 impl From<SolveError> for ApiError {
     fn from(err: SolveError) -> ApiError {
         granary::Error::from(err).into()
+    }
+}
+
+impl From<granary::ReviewError> for ApiError {
+    /// A move that cannot be played is 400; a position that cannot be answered has its cause's
+    /// status; tables that contradict themselves are 500. The message names the ply and the move.
+    fn from(err: granary::ReviewError) -> ApiError {
+        let status = match &err {
+            granary::ReviewError::Illegal { .. } => StatusCode::BAD_REQUEST,
+            granary::ReviewError::Answer { source, .. } => status_of(source),
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        ApiError::new(status, err.to_string())
     }
 }
 

@@ -1,6 +1,7 @@
 //! `granary serve`: perfect play on the web, over the `granary` library.
 //!
-//! - [`api`]: the JSON API under `/api/v1/` (variants, query, show, Bao's engine move);
+//! - [`api`]: the JSON API under `/api/v1/` (variants, query, review, show, Bao's engine
+//!   move);
 //! - [`error`]: the API's error answer, `{"error": "..."}` with its status;
 //! - [`params`]: query strings checked into the library's [`granary::Setup`], every fault a 400;
 //! - [`pool`]: bounded pools of work off the async runtime, each with its own queue;

@@ -1,5 +1,5 @@
-//! Query strings: parsed, bounded, and turned into the library's [`Setup`]; every fault is a
-//! message for a 400.
+//! Query strings (and the options of a JSON body, checked alike): parsed, bounded, and turned
+//! into the library's [`Setup`]; every fault is a message for a 400.
 
 use granary::{GameName, Setup};
 
@@ -35,6 +35,35 @@ impl Params {
         }
         let pairs: Vec<(String, String)> = serde_urlencoded::from_str(raw)
             .map_err(|e| format!("the query string is not URL-encoded pairs: {e}"))?;
+        Params::checked(pairs)
+    }
+
+    /// Parses a JSON body's options: each value a string or a number (`null` counts as not
+    /// given), checked as a query string's parameters are.
+    ///
+    /// # Errors
+    /// A message naming the parameter at fault.
+    pub fn from_json(body: &serde_json::Map<String, serde_json::Value>) -> Result<Params, String> {
+        let mut pairs = Vec::with_capacity(body.len());
+        for (key, value) in body {
+            let text = match value {
+                serde_json::Value::Null => continue,
+                serde_json::Value::String(s) => s.clone(),
+                serde_json::Value::Number(n) => n.to_string(),
+                _ => {
+                    return Err(format!(
+                        "'{}' is not a string or a number",
+                        key.chars().take(40).collect::<String>()
+                    ));
+                }
+            };
+            pairs.push((key.clone(), text));
+        }
+        Params::checked(pairs)
+    }
+
+    /// `pairs`, each parameter known and given once, bounded.
+    fn checked(pairs: Vec<(String, String)>) -> Result<Params, String> {
         for (i, (key, value)) in pairs.iter().enumerate() {
             if !KNOWN.contains(&key.as_str()) {
                 return Err(format!(
@@ -108,9 +137,31 @@ impl Params {
     /// `moves=` split at commas (none if absent).
     #[must_use]
     pub fn moves(&self) -> Vec<String> {
-        self.get("moves")
-            .map(|m| m.split(',').map(|s| s.trim().to_string()).collect())
-            .unwrap_or_default()
+        self.get("moves").map(split_moves).unwrap_or_default()
+    }
+
+    /// A JSON body's moves: an array of pit numbers, or a string of them split at commas (none
+    /// if `null`); each still to be read as a pit ([`granary::game::parse_pits`]).
+    ///
+    /// # Errors
+    /// Any other JSON value, or an element that is neither a number nor a string.
+    pub fn json_moves(moves: &serde_json::Value) -> Result<Vec<String>, String> {
+        use serde_json::Value;
+        match moves {
+            Value::Null => Ok(Vec::new()),
+            Value::String(s) if s.is_empty() => Ok(Vec::new()),
+            Value::String(s) => Ok(split_moves(s)),
+            Value::Array(items) => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| match item {
+                    Value::Number(n) => Ok(n.to_string()),
+                    Value::String(s) => Ok(s.clone()),
+                    _ => Err(format!("move {}: {item} is not a pit number", i + 1)),
+                })
+                .collect(),
+            _ => Err("'moves' is not an array of pit numbers".to_string()),
+        }
     }
 
     /// `ms=`: the engine's time, 1 to 5,000 ms, default 1,000.
@@ -124,4 +175,9 @@ impl Params {
             Some(ms) => Err(format!("parameter 'ms': {ms} is out of range 1..=5000")),
         }
     }
+}
+
+/// Moves written as a string: split at commas, each trimmed.
+fn split_moves(moves: &str) -> Vec<String> {
+    moves.split(',').map(|s| s.trim().to_string()).collect()
 }

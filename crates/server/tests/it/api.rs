@@ -2,7 +2,8 @@
 //! (the awari test position of Romein & Bal 2002; `docs/references.md`), the same answers as the
 //! library's query with what each move leads to, Kalah searched beyond small tables and kept,
 //! positions beyond the limits refused in a plain sentence, Bao's evaluations and proven start,
-//! and every kind of bad input answered 400 with a JSON error.
+//! games reviewed ply by ply as query answers each position, and every kind of bad input
+//! answered 400 (a body too large 413) with a JSON error.
 
 use std::time::Duration;
 
@@ -55,16 +56,30 @@ fn get(uri: &str) -> (StatusCode, Value) {
 
 /// `uri` from `app`: the headers and `(status, JSON body)`.
 fn get_from(app: &axum::Router, uri: &str) -> (axum::http::HeaderMap, (StatusCode, Value)) {
+    send(app, Request::get(uri).body(Body::empty()).unwrap())
+}
+
+/// `body` posted to `uri` of the shared server: `(status, JSON body)`.
+fn post(uri: &str, body: impl Into<Body>) -> (StatusCode, Value) {
+    let request = Request::post(uri)
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(body.into())
+        .unwrap();
+    send(&server().app, request).1
+}
+
+/// `request` to `app`: the headers and `(status, JSON body)`, which must be JSON.
+fn send(
+    app: &axum::Router,
+    request: Request<Body>,
+) -> (axum::http::HeaderMap, (StatusCode, Value)) {
+    let uri = request.uri().to_string();
     let runtime = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
         .unwrap();
     runtime.block_on(async {
-        let response = app
-            .clone()
-            .oneshot(Request::get(uri).body(Body::empty()).unwrap())
-            .await
-            .unwrap();
+        let response = app.clone().oneshot(request).await.unwrap();
         let status = response.status();
         let headers = response.headers().clone();
         let json_type = response
@@ -780,4 +795,186 @@ fn the_game_selector_gets_a_variant_with_tables_or_the_command_to_build() {
             "{uri}"
         );
     }
+}
+
+/// A game played through query from `position` (the start if `None`) with `options` (a query
+/// string without `position`): at even plies
+/// a best move, at odd plies the last move listed, to its end or `plies` moves; posted to
+/// review with `body` (JSON, without `moves`), every ply's position, value, best moves, value played and
+/// source are query's for that position, and each side's summary adds up.
+fn reviewed_as_query_answers(
+    options: &str,
+    position: Option<&str>,
+    body: Value,
+    plies: usize,
+) -> Value {
+    let at = |position: &str| {
+        let position = position.replace(' ', "%20");
+        format!("/api/v1/query?{options}&position={position}")
+    };
+    let mut uri = position.map_or_else(|| format!("/api/v1/query?{options}"), at);
+    let mut answers = Vec::new();
+    let mut moves = Vec::new();
+    while moves.len() < plies {
+        let (status, v) = get(&uri);
+        assert_eq!(status, StatusCode::OK, "{uri}: {v}");
+        let listed = v["moves"].as_array().unwrap().clone();
+        let Some(chosen) = (if moves.len() % 2 == 0 {
+            listed.iter().find(|m| m["move"] == v["best"][0])
+        } else {
+            listed.last()
+        }) else {
+            break;
+        };
+        moves.push(chosen["move"].as_u64().unwrap());
+        uri = at(chosen["position"].as_str().unwrap());
+        answers.push(v);
+    }
+    assert!(moves.len() >= 6, "{moves:?}");
+    let mut body = body;
+    body["moves"] = json!(moves);
+    let (status, review) = post("/api/v1/review", body.to_string());
+    assert_eq!(status, StatusCode::OK, "{review}");
+    let rows = review["plies"].as_array().unwrap();
+    assert_eq!(rows.len(), moves.len(), "{review}");
+    let mut played = [0, 0];
+    let mut lost = [0, 0];
+    for (i, (row, v)) in rows.iter().zip(&answers).enumerate() {
+        assert_eq!(row["ply"], i + 1, "{row}");
+        assert_eq!(row["move"], moves[i], "{row}");
+        assert_eq!(row["answer"], "exact", "{row}");
+        assert_eq!(
+            (&row["position"], &row["side"], &row["value"], &row["best"]),
+            (&v["position"], &v["to_move"], &v["value"], &v["best"]),
+            "ply {}",
+            i + 1
+        );
+        assert_eq!(row["source"], v["source"], "ply {}", i + 1);
+        let value = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == moves[i])
+            .unwrap()["value"]
+            .as_i64()
+            .unwrap();
+        assert_eq!(row["played"], value, "ply {}", i + 1);
+        let loss = v["value"].as_i64().unwrap() - value;
+        assert_eq!(row["loss"], loss, "ply {}", i + 1);
+        let side = usize::from(row["side"] == "north");
+        played[side] += 1;
+        lost[side] += loss;
+    }
+    for side in 0..2 {
+        assert_eq!(review["sides"][side]["played"], played[side], "{review}");
+        assert_eq!(review["sides"][side]["exact"], played[side], "{review}");
+        assert_eq!(review["sides"][side]["lost"], lost[side], "{review}");
+    }
+    review
+}
+
+#[test]
+fn a_kalah_game_is_reviewed_as_query_answers_each_ply() {
+    // Kalah(4,2) standard: 16 seeds over tables to 12, so its first plies are searched.
+    let review = reviewed_as_query_answers(
+        "game=kalah&pits=4&seeds=2&rules=standard",
+        None,
+        json!({ "game": "kalah", "pits": 4, "seeds": "2", "rules": "standard" }),
+        40,
+    );
+    assert_eq!(review["tables"], "kalah-4-standard-owner");
+    let sources: Vec<&Value> = review["plies"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| &p["source"])
+        .collect();
+    assert_eq!(sources[0], "search", "{review}");
+    assert!(sources.contains(&&json!("tables")), "{review}");
+}
+
+#[test]
+fn an_oware_game_is_reviewed_from_the_tables() {
+    let review = reviewed_as_query_answers(
+        "game=oware&rules=awari",
+        Some("1,1,1,1,1,2/4,2,3,0,0,0"),
+        json!({ "game": "oware", "rules": "awari", "position": "1,1,1,1,1,2/4,2,3,0,0,0" }),
+        12,
+    );
+    assert_eq!(review["tables"], "oware-6-awari");
+    assert!(
+        review["plies"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["source"] == "tables"),
+        "{review}"
+    );
+    // The first ply: the awari test position, whose best move is 6, worth 0.
+    assert_eq!(
+        (&review["plies"][0]["value"], &review["plies"][0]["best"]),
+        (&json!(0), &json!([6]))
+    );
+}
+
+/// A review's refusal: `status`, a JSON error containing `needle`.
+fn review_refused(body: impl Into<Body>, status: StatusCode, needle: &str) {
+    let (got, v) = post("/api/v1/review", body);
+    assert_eq!(got, status, "{v}");
+    let error = v["error"].as_str().unwrap();
+    assert!(error.contains(needle), "{error}");
+}
+
+#[test]
+fn bad_reviews_are_answered_with_a_json_error() {
+    let kalah = |moves: Value| {
+        json!({ "game": "kalah", "pits": 4, "rules": "standard", "moves": moves }).to_string()
+    };
+    // South sows pit 2 (no extra turn), North pit 1: South's pit 2 is empty at ply 3.
+    review_refused(
+        kalah(json!([2, 1, 2])),
+        StatusCode::BAD_REQUEST,
+        "ply 3: move 2 cannot be played",
+    );
+    review_refused(kalah(json!([9])), StatusCode::BAD_REQUEST, "ply 1: move 9");
+    review_refused(
+        kalah(json!(vec![1; 1001])),
+        StatusCode::BAD_REQUEST,
+        "at most 1000",
+    );
+    review_refused(
+        format!(
+            "{{\"game\": \"kalah\", \"moves\": [1], \"pad\": \"{}\"}}",
+            "x".repeat(70 * 1024)
+        ),
+        StatusCode::PAYLOAD_TOO_LARGE,
+        "larger than 64 KiB",
+    );
+    review_refused(
+        "{\"game\": \"kalah\", \"moves\": [1,",
+        StatusCode::BAD_REQUEST,
+        "not JSON",
+    );
+    review_refused("[1, 2]", StatusCode::BAD_REQUEST, "not a JSON object");
+    review_refused(
+        json!({ "game": "bao", "moves": [] }).to_string(),
+        StatusCode::BAD_REQUEST,
+        "bao has no exact values",
+    );
+    review_refused(
+        json!({ "game": "kalah", "pits": "four", "moves": [] }).to_string(),
+        StatusCode::BAD_REQUEST,
+        "parameter 'pits'",
+    );
+    review_refused(
+        json!({ "game": "kalah", "colour": "red", "moves": [] }).to_string(),
+        StatusCode::BAD_REQUEST,
+        "unknown parameter 'colour'",
+    );
+    review_refused(
+        json!({ "game": "kalah" }).to_string(),
+        StatusCode::BAD_REQUEST,
+        "'moves' is missing",
+    );
+    review_refused(kalah(json!([1, true])), StatusCode::BAD_REQUEST, "move 2");
 }
