@@ -145,6 +145,44 @@ fn query(
     json(&answer)
 }
 
+/// A review error as the Python exception of its kind: a move that cannot be played, or an
+/// answer that failed on bad input, is a `ValueError`; anything else a `TableError`; both with
+/// the review's message (which names the ply and the move).
+fn review_error(err: granary::ReviewError) -> PyErr {
+    let bad_input = match &err {
+        granary::ReviewError::Illegal { .. } => true,
+        granary::ReviewError::Answer { source, .. } => source.is_input(),
+        _ => false,
+    };
+    if bad_input {
+        PyValueError::new_err(err.to_string())
+    } else {
+        TableError::new_err(err.to_string())
+    }
+}
+
+/// `moves` (pits) played from `position` (or the start) reviewed against perfect play, each
+/// position answered as [`query`] answers it within `search_seconds`: JSON of the library's
+/// `Review`.
+#[pyfunction]
+#[pyo3(signature = (directory, options, position, moves, search_seconds))]
+fn review(
+    py: Python<'_>,
+    directory: &str,
+    options: Options,
+    position: Option<&str>,
+    moves: Vec<usize>,
+    search_seconds: Option<f64>,
+) -> PyResult<String> {
+    let game = options.mancala(position, &[])?;
+    let limit = limit(search_seconds)?;
+    let tablebase = Tablebase::new(directory);
+    let answer = py
+        .detach(|| tablebase.review(&game, &moves, limit))
+        .map_err(review_error)?;
+    json(&answer)
+}
+
 /// The moves to play (perfect where the library's rule answers within `search_seconds`, else
 /// a `depth`-ply search over the tables): JSON of the library's `Choice`.
 #[pyfunction]
@@ -338,6 +376,7 @@ fn _granary(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
+    m.add_function(wrap_pyfunction!(review, m)?)?;
     m.add_function(wrap_pyfunction!(choose, m)?)?;
     m.add_function(wrap_pyfunction!(position_of_counts, m)?)?;
     m.add_function(wrap_pyfunction!(open_tablebase, m)?)?;

@@ -82,6 +82,77 @@ def test_published_kalah_values(tmp_path, pits, seeds, rules, value):
             assert m.value == truth[m.pit] if m.exact else truth[m.pit] <= m.upper, (m, truth)
 
 
+def test_review_agrees_with_query_ply_by_ply(tmp_path):
+    """A whole Kalah(4,3) game reviewed: every ply's value and played value are what `query`
+    (an independent door) gives for its position and move; the summaries add up."""
+    game = granary.Game("kalah", pits=4, seeds=3)
+    granary.solve(game, str(tmp_path))
+    tb = granary.Tablebase(str(tmp_path))
+    rng = random.Random(7)
+    played = game
+    while not played.is_over():
+        played = played.play(rng.choice(played.legal_moves()))
+    moves = [int(m) for m in played.moves]
+    review = tb.review("kalah", moves, pits=4, seeds=3, search_seconds=None)
+    assert review.tables.startswith("kalah-4")
+    assert [p["ply"] for p in review.plies] == list(range(1, len(moves) + 1))
+    assert [p["move"] for p in review.plies] == moves
+    here = game
+    for p, move in zip(review.plies, moves):
+        assert p["position"] == here.position and p["side"] == here.to_move
+        assert p["answer"] == "exact", p
+        q = tb.query(granary.Game("kalah", pits=4, seeds=3, position=p["position"]),
+                     search_seconds=None)
+        assert p["value"] == q.value
+        assert p["played"] == {m.pit: m.value for m in q.moves}[move]
+        assert p["best"] == q.best and p["result"] == q.result
+        assert p["loss"] == p["value"] - p["played"] >= 0
+        worse = {("win", "draw"), ("win", "loss"), ("draw", "loss")}
+        assert p["changed"] == ((p["result"], p["result_after"]) in worse)
+        here = here.play(move)
+    assert any(p["loss"] > 0 for p in review.plies)
+    for side, summary in zip(("south", "north"), review.sides):
+        mine = [p for p in review.plies if p["side"] == side]
+        assert summary["played"] == summary["exact"] == len(mine)
+        assert summary["kept"] == sum(p["loss"] == 0 for p in mine)
+        assert summary["lost"] == sum(p["loss"] for p in mine)
+        changes = [p["ply"] for p in mine if p["changed"]]
+        assert summary["first_change"] == (changes[0] if changes else None)
+    # The command's review says the same.
+    cli = cli_json("review", "kalah", "--pits", "4", "--seeds", "3", "--dir", str(tmp_path),
+                   "--moves", ",".join(map(str, moves)), "--search-seconds", "1000000")
+    assert cli["plies"] == review.plies and cli["sides"] == review.sides
+
+
+def test_review_is_a_table_of_a_row_a_ply(tmp_path):
+    pandas = pytest.importorskip("pandas")
+    game = granary.Game("kalah", pits=4, seeds=3)
+    granary.solve(game, str(tmp_path))
+    review = granary.Tablebase(str(tmp_path)).review("kalah", [1, 4, 2], pits=4, seeds=3)
+    frame = pandas.DataFrame(review.plies)
+    assert len(frame) == 3 and list(frame["ply"]) == [1, 2, 3]
+    assert {"ply", "side", "move", "position", "answer", "value", "played", "best", "loss",
+            "result", "result_after", "changed", "source"} == set(frame.columns)
+    assert (frame["loss"] == frame["value"] - frame["played"]).all()
+    assert len(pandas.DataFrame(review.sides)) == 2
+
+
+def test_review_of_an_illegal_move_names_the_ply_and_the_move(tmp_path):
+    tb = granary.Tablebase(str(tmp_path))
+    # Nothing is answered before the whole game is found legal: no tables are needed.
+    with pytest.raises(ValueError, match=r"^ply 2: move 5 cannot be played: ") as caught:
+        tb.review("kalah", [1, 5], pits=4, seeds=3)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(ValueError, match=r"^ply 1: move 0 cannot be played: "):
+        tb.review("kalah", [0], pits=4, seeds=3)
+    with pytest.raises(ValueError, match="bao"):
+        tb.review("bao", [1])
+    with pytest.raises(ValueError, match="move: -1 is out of range"):
+        tb.review("kalah", [-1])
+    with pytest.raises(ValueError, match="moves must be a sequence"):
+        tb.review("kalah", "12")
+
+
 def test_awari_position_of_romein_and_bal(awari16):
     # keesverstoep/Awari README: value 0; moves -1 -1 -2 -2 -2 0 (Romein & Bal 2002;
     # docs/references.md).

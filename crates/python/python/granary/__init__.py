@@ -54,6 +54,7 @@ __all__ = [
     "RootMove",
     "Solution",
     "Choice",
+    "Review",
     "BuildReport",
     "Values",
     "BestMoves",
@@ -410,6 +411,27 @@ class Choice:
 
 
 @_dataclass(frozen=True)
+class Review:
+    """A game reviewed move by move against perfect play (:meth:`Tablebase.review`).
+
+    ``plies`` has one flat dict a move, in order: ``ply`` (1 for the first), ``side``
+    (``"south"``/``"north"``), ``move`` (the pit), ``position`` (before the move) and ``answer``:
+    ``"exact"`` with ``value`` (the position's, for the mover), ``played`` (the move's),
+    ``best`` (the best pits), ``loss`` (``value - played``), ``result`` and ``result_after``
+    (``win``/``draw``/``loss`` for the mover before and after the move), ``changed`` (whether
+    the move changed the result) and ``source`` (``tables`` or ``search``); or ``"beyond"``
+    with the ``reason`` no exact value is given. ``pandas.DataFrame(review.plies)`` is a table
+    of a row a move. ``sides`` is South's summary then North's: ``played`` (moves), ``exact``
+    (of those, with exact values), ``kept`` (of those, losing nothing), ``lost`` (seeds lost in
+    all) and ``first_change`` (the ply of the first move that changed the result, or ``None``).
+    """
+
+    tables: str
+    plies: List[dict]
+    sides: List[dict]
+
+
+@_dataclass(frozen=True)
 class BuildReport:
     """What a build did."""
 
@@ -595,6 +617,50 @@ class Tablebase:
             _seconds("search_seconds", search_seconds),
         )
         return Query._from(_json.loads(d))
+
+    def review(
+        self,
+        game: str,
+        moves: Sequence[int],
+        *,
+        position: Optional[str] = None,
+        pits: Optional[int] = None,
+        seeds: Optional[int] = None,
+        rules: Optional[str] = None,
+        sweep: Optional[str] = None,
+        search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS,
+    ) -> Review:
+        """A Kalah or Oware game reviewed against perfect play: ``moves`` (pit numbers)
+        played from ``position`` (or the start of the game the options make), every position
+        before a move answered as :meth:`query` answers it (``search_seconds`` likewise; a
+        position it does not answer is a ply whose ``answer`` is ``beyond``, with its
+        ``reason``). Returns :class:`Review`: a flat dict a move (``pandas.DataFrame(
+        review.plies)``) and each side's summary.
+
+        The whole game is checked before anything is answered: a move that cannot be played
+        raises :class:`ValueError` naming the ply and the move; so does bao (no exact values).
+        Missing or damaged tables, or a failed search, raise :class:`TableError`.
+        """
+        native = _options(
+            game, {"pits": pits, "seeds": seeds, "rules": rules, "sweep": sweep}
+        )
+        if game == "bao":
+            raise ValueError("bao has no exact values to review against (kalah, oware)")
+        if position is not None and not isinstance(position, str):
+            raise ValueError(f"position must be written in the notation (a str), not {position!r}")
+        if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+            raise ValueError(f"moves must be a sequence of pit numbers, not {moves!r}")
+        pits_played = [_whole("move", m) for m in moves]
+        d = _json.loads(
+            _granary.review(
+                self.directory,
+                native,
+                position,
+                pits_played,
+                _seconds("search_seconds", search_seconds),
+            )
+        )
+        return Review(tables=d["tables"], plies=list(d["plies"]), sides=list(d["sides"]))
 
     def choose(
         self, game: Game, *, search_seconds: Optional[float] = None, depth: int = 8

@@ -21,6 +21,13 @@ def query(
     moves: List[int],
     search_seconds: Optional[float],
 ) -> str: ...
+def review(
+    directory: str,
+    options: Options,
+    position: Optional[str],
+    moves: List[int],
+    search_seconds: Optional[float],
+) -> str: ...
 def choose(
     directory: str,
     options: Options,
