@@ -4,14 +4,9 @@
 use granary::review::{Review, SideSummary, Verdict};
 
 use crate::args::ReviewArgs;
-use crate::error::{CliError, CliResult};
+use crate::error::CliResult;
 
 pub fn run(args: &ReviewArgs) -> CliResult {
-    if args.variant.is_bao() {
-        return Err(CliError(
-            "review: bao has no exact values to review against (kalah, oware)".into(),
-        ));
-    }
     let game = args.variant.mancala()?;
     let moves = granary::game::parse_pits(&args.moves)?;
     let review = args

@@ -270,11 +270,6 @@ async fn review(Shared(state): Shared<Arc<State>>, body: Result<Bytes, BytesReje
     }
     let params = Params::from_json(object).map_err(ApiError::bad)?;
     let game = params.game().map_err(ApiError::bad)?;
-    if game == GameName::Bao {
-        return Err(ApiError::bad(
-            "review: bao has no exact values to review against (kalah, oware)",
-        ));
-    }
     if params.get("ms").is_some() {
         return Err(ApiError::bad("review takes no 'ms'"));
     }

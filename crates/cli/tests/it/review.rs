@@ -106,6 +106,7 @@ fn an_illegal_move_and_bao_are_refused_in_one_line() {
     );
     assert_eq!(
         error(&["review", "bao", "--moves", "1", "--dir", dir]).trim_end(),
-        "granary: error: review: bao has no exact values to review against (kalah, oware)"
+        "granary: error: bao has no endgame tables, so no exact values to query or review; its \
+         commands are show, perft, solve and play"
     );
 }

@@ -87,7 +87,8 @@ impl Setup {
             }
             GameName::Bao => {
                 return Err(InputError::NotForGame(
-                    "bao has no endgame tables; its commands are show, perft, solve and play"
+                    "bao has no endgame tables, so no exact values to query or review; its \
+                     commands are show, perft, solve and play"
                         .into(),
                 ));
             }

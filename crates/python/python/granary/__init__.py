@@ -644,8 +644,6 @@ class Tablebase:
         native = _options(
             game, {"pits": pits, "seeds": seeds, "rules": rules, "sweep": sweep}
         )
-        if game == "bao":
-            raise ValueError("bao has no exact values to review against (kalah, oware)")
         if position is not None and not isinstance(position, str):
             raise ValueError(f"position must be written in the notation (a str), not {position!r}")
         if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):

@@ -959,7 +959,7 @@ fn bad_reviews_are_answered_with_a_json_error() {
     review_refused(
         json!({ "game": "bao", "moves": [] }).to_string(),
         StatusCode::BAD_REQUEST,
-        "bao has no exact values",
+        "bao has no endgame tables, so no exact values to query or review",
     );
     review_refused(
         json!({ "game": "kalah", "pits": "four", "moves": [] }).to_string(),
