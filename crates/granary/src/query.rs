@@ -179,11 +179,20 @@ impl Tablebase {
     /// what answers it on this machine ([`crate::plan::advice`]); as [`Tablebase::query`]; a
     /// failed search (its tables damaged).
     pub fn query_within(&self, game: &Mancala, limit: f64) -> Result<Query, Error> {
+        self.query_reached(game, self.reach(game, limit)?)
+    }
+
+    /// [`Tablebase::query_within`] of a position whose [`Tablebase::reach`] is `reach`, for a
+    /// caller that asked it already (a review asks it of every ply).
+    ///
+    /// # Errors
+    /// As [`Tablebase::query_within`].
+    pub fn query_reached(&self, game: &Mancala, reach: Reach) -> Result<Query, Error> {
         let kind = game.kind();
         let layer = self
             .tables(kind)
             .layer_path(game.position.board.seeds(kind.pits));
-        match self.reach(game, limit)? {
+        match reach {
             Reach::Tables => Ok(self.query(game)?),
             // Something that is not a table file where the position's layer belongs: what is
             // wrong with it, not a search around it.

@@ -78,7 +78,7 @@ impl Tablebase {
                     reason: why.to_string(),
                 }
             } else {
-                let answer = self.query_within(&here, limit).map_err(failed)?;
+                let answer = self.query_reached(&here, reach).map_err(failed)?;
                 if let Some(played) = previous.take() {
                     // `before` is the position after the previous ply's move.
                     let (gain, again) = positions[i - 1].move_gain(&before);
