@@ -176,9 +176,9 @@ pub fn run(args: &SolveArgs) -> CliResult {
         }
         return Ok(());
     };
-    if args.variant.position.is_some()
-        || args.variant.seeds.is_some()
-        || args.variant.game.pits.is_some()
+    if args.variant.start.position.is_some()
+        || args.variant.start.seeds.is_some()
+        || args.variant.game.options.pits.is_some()
         || args.dry_run
     {
         return Err(CliError(

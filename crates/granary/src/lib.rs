@@ -23,6 +23,8 @@
 //!   sizes and durations in messages;
 //! - [`journal`]: long solves that survive their process (a solve journal), progress once a
 //!   minute; [`mod@recheck`]: a journal's records proved again from scratch;
+//! - [`record`]: a game as text a person writes and a program keeps ([`GameRecord`]): tags,
+//!   moves, comments, a review written back;
 //! - [`review`]: a game reviewed move by move against perfect play: each move's value, the
 //!   best moves, the seeds lost and where the result changed;
 //! - [`mod@solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
@@ -98,6 +100,7 @@ pub mod outcome;
 pub mod plan;
 pub mod query;
 pub mod recheck;
+pub mod record;
 pub mod review;
 pub mod show;
 pub mod solve;
@@ -109,7 +112,7 @@ pub use build::{BuildReport, BuildSettings, build, build_on};
 pub use choose::{Choice, ChoiceSource};
 pub use compress::{LayerCompressed, compress};
 pub use error::{BuildError, DirectoryError, Error, InputError, SolveError, TableError};
-pub use game::{BaoPosition, GameName, Mancala, Setup};
+pub use game::{AnyGame, BaoPosition, GameMove, GameName, Mancala, Setup};
 /// The most seeds on the board a table layer holds.
 pub use granary_index::MAX_LAYER_SEEDS;
 /// The builder's own errors, within [`BuildError::Builder`].
@@ -125,6 +128,7 @@ pub use outcome::Seeds;
 pub use plan::{TableChoice, TablePlan};
 pub use query::{MoveValue, PvEnd, Query, Source};
 pub use recheck::{Recheck, Rechecked, recheck};
+pub use record::{GameRecord, RecordError};
 pub use review::{Review, ReviewError};
 pub use solve::{ExactMove, Oracle, RootValue, Settings, SolveReport, plan, prepare, solve};
 pub use tablebase::{Tablebase, build_command};

@@ -51,13 +51,46 @@ pub fn final_stores(pos: &Position, pits: usize, value: i32) -> [Seeds; 2] {
         .map(Seeds)
 }
 
+/// How a game ends for one player.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GameResult {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl GameResult {
+    /// `win`, `draw` or `loss`.
+    #[must_use]
+    pub const fn name(self) -> &'static str {
+        match self {
+            GameResult::Win => "win",
+            GameResult::Draw => "draw",
+            GameResult::Loss => "loss",
+        }
+    }
+
+    /// The result for the player to move of `pos`, by the final stores.
+    #[must_use]
+    pub fn of(pos: &Position, finals: [Seeds; 2]) -> GameResult {
+        let [mine, theirs] = pos.absolute(finals);
+        match mine.cmp(&theirs) {
+            std::cmp::Ordering::Greater => GameResult::Win,
+            std::cmp::Ordering::Equal => GameResult::Draw,
+            std::cmp::Ordering::Less => GameResult::Loss,
+        }
+    }
+}
+
+impl fmt::Display for GameResult {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// `win`, `draw` or `loss` for the player to move, by the final stores.
 #[must_use]
 pub fn result_word(pos: &Position, finals: [Seeds; 2]) -> &'static str {
-    let [mine, theirs] = pos.absolute(finals);
-    match mine.cmp(&theirs) {
-        std::cmp::Ordering::Greater => "win",
-        std::cmp::Ordering::Equal => "draw",
-        std::cmp::Ordering::Less => "loss",
-    }
+    GameResult::of(pos, finals).name()
 }

@@ -150,7 +150,7 @@ fn query(
 /// the review's message (which names the ply and the move).
 fn review_error(err: granary::ReviewError) -> PyErr {
     let bad_input = match &err {
-        granary::ReviewError::Illegal { .. } => true,
+        granary::ReviewError::Illegal { .. } | granary::ReviewError::IllegalBao { .. } => true,
         granary::ReviewError::Answer { source, .. } => source.is_input(),
         _ => false,
     };

@@ -8,8 +8,11 @@
 //!   value, the final score and result it leads to and its resulting position, principal
 //!   variation (Kalah, Oware); Kalah positions beyond the tables are searched ([`crate::search`]);
 //! - `POST /api/v1/review` (a JSON object: `game`, the options and `position` as query takes
-//!   them, and `moves`, an array of pits): the game reviewed move by move against perfect play
-//!   ([`granary::Review`]), at most [`MAX_PLIES`] moves in a body of at most [`MAX_BODY`] bytes;
+//!   them, and `moves`, an array of pits or Bao's moves; or, as `text/plain`, a game record,
+//!   `docs/notation.md`): the game reviewed move by move against perfect play
+//!   ([`granary::Review`]), with `setup` (the game in full: every option, the start, the moves)
+//!   and `record` (the game as a record, the review in its comments); at most [`MAX_PLIES`]
+//!   moves in a body of at most [`MAX_BODY`] bytes;
 //! - `GET /api/v1/show?game=&position=&moves=`: the position after moves, as data;
 //! - `GET /api/v1/bao/move?position=&ms=` (and Bao's options): the engine's move;
 //! - `GET /api/v1/bao/hint?position=` (and Bao's options): every legal move with the engine's
@@ -23,11 +26,12 @@ use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, RawQuery, State as Shared};
-use axum::http::{StatusCode, Uri};
+use axum::http::{HeaderMap, StatusCode, Uri, header};
 use axum::routing::{get, post};
+use granary::game::GameMove;
 use granary::outcome::{final_stores, result_word};
 use granary::plan::Reach;
-use granary::{GameName, Mancala, Query, Seeds, Side};
+use granary::{AnyGame, GameName, GameRecord, Mancala, Query, Seeds, Side};
 use serde_json::{Value, json};
 
 use crate::State;
@@ -242,7 +246,11 @@ pub const MAX_BODY: usize = 64 * 1024;
 /// a ply beyond that is `beyond`, with its reason. Seeds on the board never grow in a game, so
 /// a game whose start reads the tables reads them at every ply: small work; a Kalah game that
 /// starts above its tables may search: among the searches. Either way within the request's time.
-async fn review(Shared(state): Shared<Arc<State>>, body: Result<Bytes, BytesRejection>) -> Answer {
+async fn review(
+    Shared(state): Shared<Arc<State>>,
+    headers: HeaderMap,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
     let body = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             ApiError::new(
@@ -253,7 +261,51 @@ async fn review(Shared(state): Shared<Arc<State>>, body: Result<Bytes, BytesReje
             ApiError::new(e.status(), e.body_text())
         }
     })?;
-    let mut body: Value = serde_json::from_slice(&body)
+    let plain = headers
+        .get(header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.trim_start().starts_with("text/plain"));
+    let record = if plain {
+        let text = std::str::from_utf8(&body)
+            .map_err(|_| ApiError::bad("the record is not UTF-8 text"))?;
+        GameRecord::read(text).map_err(|e| ApiError::bad(format!("record: {e}")))?
+    } else {
+        json_record(&body)?
+    };
+    if record.moves().len() > MAX_PLIES {
+        return Err(ApiError::bad(format!(
+            "the game has {} moves; a review takes at most {MAX_PLIES}",
+            record.moves().len()
+        )));
+    }
+    let pool = match record.game() {
+        AnyGame::Mancala(mancala) => {
+            let present = state.tablebase.complete_up_to(mancala.kind());
+            match state.solved.reach(mancala, present) {
+                Reach::Tables => &state.small,
+                _ if record.game().name() == GameName::Kalah => &state.searches,
+                _ => &state.small,
+            }
+        }
+        AnyGame::Bao(..) => &state.small,
+    };
+    blocking(&state, pool, move |s| {
+        let review =
+            s.tablebase
+                .review_game(record.game(), &record.game_moves(), s.solved.limit)?;
+        let mut value = serde_json::to_value(&review).map_err(|e| internal(e.to_string()))?;
+        value["setup"] =
+            serde_json::to_value(record.described()).map_err(|e| internal(e.to_string()))?;
+        value["record"] = json!(record.with_review(&review).to_string());
+        Ok(Json(value))
+    })
+    .await
+}
+
+/// The game of a JSON review body: `game`, the options and `position` as query takes them,
+/// and `moves` (pits, or Bao's moves as written).
+fn json_record(body: &[u8]) -> Result<GameRecord, ApiError> {
+    let mut body: Value = serde_json::from_slice(body)
         .map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
     let object = body
         .as_object_mut()
@@ -274,18 +326,20 @@ async fn review(Shared(state): Shared<Arc<State>>, body: Result<Bytes, BytesReje
         return Err(ApiError::bad("review takes no 'ms'"));
     }
     let setup = params.setup().map_err(ApiError::bad)?;
-    let mancala = setup.mancala(game, params.get("position"))?;
-    let moves = granary::game::parse_pits(&moves)?;
-    let present = state.tablebase.complete_up_to(mancala.kind());
-    let pool = match state.solved.reach(&mancala, present) {
-        Reach::Tables => &state.small,
-        _ if game == GameName::Kalah => &state.searches,
-        _ => &state.small,
+    let moves: Vec<GameMove> = if game == GameName::Bao {
+        moves.into_iter().map(GameMove::Bao).collect()
+    } else {
+        granary::game::parse_pits(&moves)?
+            .into_iter()
+            .map(GameMove::Pit)
+            .collect()
     };
-    blocking_json(&state, pool, move |s| {
-        Ok(s.tablebase.review(&mancala, &moves, s.solved.limit)?)
-    })
-    .await
+    Ok(GameRecord::new(
+        game,
+        &setup,
+        params.get("position"),
+        &moves,
+    )?)
 }
 
 async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {

@@ -105,7 +105,9 @@ impl From<granary::ReviewError> for ApiError {
     /// status; tables that contradict themselves are 500. The message names the ply and the move.
     fn from(err: granary::ReviewError) -> ApiError {
         let status = match &err {
-            granary::ReviewError::Illegal { .. } => StatusCode::BAD_REQUEST,
+            granary::ReviewError::Illegal { .. } | granary::ReviewError::IllegalBao { .. } => {
+                StatusCode::BAD_REQUEST
+            }
             granary::ReviewError::Answer { source, .. } => status_of(source),
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };

@@ -113,6 +113,13 @@ pub enum GameName {
 pub struct GameArgs {
     /// The game.
     pub game: GameName,
+    #[command(flatten)]
+    pub options: RuleArgs,
+}
+
+/// A game's rule options.
+#[derive(Args, Debug)]
+pub struct RuleArgs {
     /// Pits a side, 1 to 8 [default: 6, or the position's].
     #[arg(long, allow_hyphen_values = true, value_parser = parse_count::<usize>)]
     pub pits: Option<usize>,
@@ -139,6 +146,13 @@ pub struct GameArgs {
 pub struct VariantArgs {
     #[command(flatten)]
     pub game: GameArgs,
+    #[command(flatten)]
+    pub start: StartArgs,
+}
+
+/// The size of a game's start and the position to start from.
+#[derive(Args, Debug)]
+pub struct StartArgs {
     /// Seeds a pit at the start (kalah, oware) [default: 4].
     #[arg(long, allow_hyphen_values = true, value_parser = parse_count::<u32>)]
     pub seeds: Option<u32>,
@@ -248,17 +262,33 @@ pub struct QueryArgs {
 
 #[derive(Args, Debug)]
 pub struct ReviewArgs {
+    /// The game (or --record, whose tags name it).
+    #[arg(required_unless_present = "record")]
+    pub game: Option<GameName>,
     #[command(flatten)]
-    pub variant: VariantArgs,
-    /// The game's moves from the start (or --position), as pit numbers: 3,1,6,... A side that
-    /// moves again (Kalah's extra turn) has its moves one after the other.
+    pub options: RuleArgs,
+    #[command(flatten)]
+    pub start: StartArgs,
+    /// The game's moves from the start (or --position): pit numbers 3,1,6,... (bao: A6R,b2L,...).
+    /// A side that moves again (Kalah's extra turn) has its moves one after the other.
     #[arg(
         long,
         value_delimiter = ',',
         allow_hyphen_values = true,
-        required = true
+        requires = "game"
     )]
     pub moves: Vec<String>,
+    /// A game record to review instead (docs/notation.md, "Game records"), `-` for stdin: its
+    /// tags name the game, its options and its start.
+    #[arg(long, value_name = "FILE", conflicts_with_all = [
+        "game", "moves", "pits", "rules", "sweep", "nyumba", "takasia", "tax", "seeds", "position",
+    ])]
+    pub record: Option<std::path::PathBuf>,
+    /// Write the game back as a record with the review in its comments: each move's value, the
+    /// move's value, the loss and the best moves, marked `?` or `??`; `-` for stdout (instead
+    /// of the table).
+    #[arg(long, value_name = "FILE")]
+    pub record_out: Option<std::path::PathBuf>,
     #[command(flatten)]
     pub dir: DirArgs,
     /// A Kalah position above the tables is searched over them when the cost model expects the

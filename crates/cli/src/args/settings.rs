@@ -4,7 +4,7 @@
 
 use granary::{Setup, Side, TableChoice};
 
-use super::{DirArgs, GameArgs, GameName, PlayArgs, TableArgs, VariantArgs};
+use super::{DirArgs, GameArgs, GameName, PlayArgs, RuleArgs, TableArgs, VariantArgs};
 use crate::error::CliError;
 
 impl DirArgs {
@@ -95,7 +95,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
-impl GameArgs {
+impl RuleArgs {
     /// What the user wrote, for the library to check.
     pub fn setup(&self, seeds: Option<u32>) -> Setup {
         Setup {
@@ -108,14 +108,28 @@ impl GameArgs {
             tax: self.tax.clone(),
         }
     }
+}
 
+impl GameName {
     /// The library's name of the game.
-    pub fn name(&self) -> granary::GameName {
-        match self.game {
+    pub fn library(self) -> granary::GameName {
+        match self {
             GameName::Kalah => granary::GameName::Kalah,
             GameName::Oware => granary::GameName::Oware,
             GameName::Bao => granary::GameName::Bao,
         }
+    }
+}
+
+impl GameArgs {
+    /// What the user wrote, for the library to check.
+    pub fn setup(&self, seeds: Option<u32>) -> Setup {
+        self.options.setup(seeds)
+    }
+
+    /// The library's name of the game.
+    pub fn name(&self) -> granary::GameName {
+        self.game.library()
     }
 
     /// The two-row game (Kalah or Oware) for a `position`, which must be given.
@@ -135,13 +149,16 @@ impl VariantArgs {
     pub fn mancala(&self) -> Result<granary::Mancala, CliError> {
         Ok(self
             .game
-            .setup(self.seeds)
-            .mancala(self.game.name(), self.position.as_deref())?)
+            .setup(self.start.seeds)
+            .mancala(self.game.name(), self.start.position.as_deref())?)
     }
 
     /// Bao's rules and the position to start from.
     pub fn bao(&self) -> Result<(granary::BaoRules, granary::BaoPosition), CliError> {
-        Ok(self.game.setup(self.seeds).bao(self.position.as_deref())?)
+        Ok(self
+            .game
+            .setup(self.start.seeds)
+            .bao(self.start.position.as_deref())?)
     }
 
     /// Whether the game is Bao.

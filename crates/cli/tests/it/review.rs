@@ -1,6 +1,8 @@
 //! `granary review`: every ply's figures are what `granary query` answers for the position
 //! before the move; the marks, the summaries and the JSON agree; beyond the tables a ply has no
-//! number; an illegal move and Bao are refused in one line with exit code 2.
+//! number; an illegal move is refused in one line with exit code 2; a Bao game's plies have no
+//! value; a record (a file or stdin) reviews as its moves do, and the review written back
+//! reads again.
 
 use crate::common::*;
 
@@ -93,7 +95,7 @@ fn beyond_the_tables_a_ply_has_no_number() {
 }
 
 #[test]
-fn an_illegal_move_and_bao_are_refused_in_one_line() {
+fn an_illegal_move_is_refused_in_one_line_and_bao_has_no_values() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_str().unwrap();
     let mut args = vec!["review"];
@@ -101,12 +103,144 @@ fn an_illegal_move_and_bao_are_refused_in_one_line() {
     args.extend(["--moves", "2,9", "--dir", dir]);
     assert_eq!(
         error(&args).trim_end(),
-        "granary: error: ply 2: move 9 cannot be played: pit 9 does not exist: pits are \
-         numbered 1 to 4"
+        "granary: error: moves: move 2 (pit 9): pit 9 does not exist: pits are numbered 1 to 4"
     );
+    let bao = json(&[
+        "review", "bao", "--moves", "A6R,a6L", "--dir", dir, "--json",
+    ]);
+    assert_eq!(bao["tables"], serde_json::Value::Null);
+    let plies = bao["plies"].as_array().unwrap();
+    assert_eq!(plies.len(), 2);
+    for (ply, mv) in plies.iter().zip(["A6R", "a6L"]) {
+        assert_eq!(
+            (ply["answer"].as_str(), ply["move"].as_str()),
+            (Some("beyond"), Some(mv))
+        );
+        assert!(ply.get("value").is_none(), "{ply}");
+    }
+    let text = ok(&["review", "bao", "--moves", "A6R", "--dir", dir]);
+    assert!(
+        text.starts_with("no tables for this game: no exact values\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("beyond: bao has no endgame tables, so no exact value"),
+        "{text}"
+    );
+}
+
+/// The same game as moves and as a record (a file, or standard input) reviews the same; the
+/// review written back (`--record-out`) is a record that reviews the same again, with each
+/// move's figures in its comments; a bad record is one line naming its line and column.
+#[test]
+fn a_record_reviews_as_its_moves_and_is_written_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    build(tmp.path(), &GAME[..3], 24, 2);
+    let mut args = vec!["review"];
+    args.extend(GAME);
+    args.extend(["--moves", MOVES, "--dir", dir, "--json"]);
+    let by_moves = json(&args);
+    let record = tmp.path().join("game.txt");
+    std::fs::write(
+        &record,
+        "[Game \"kalah\"] [Pits \"4\"] [Seeds \"3\"] [South \"Ada\"]\n\
+         {a game with mistakes}\n1 2 3 4 1 2 {a comment} 3 4\n",
+    )
+    .unwrap();
+    let path = record.to_str().unwrap();
+    let by_record = json(&["review", "--record", path, "--dir", dir, "--json"]);
+    assert_eq!(by_record, by_moves);
+    // Standard input.
+    let text = std::fs::read(&record).unwrap();
+    let mut child = command(&["review", "--record", "-", "--dir", dir, "--json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &text).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let by_stdin: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(by_stdin, by_moves);
+    // Written back: the player's tag and comments kept, each move's figures and marks added.
+    let out = tmp.path().join("reviewed.txt");
+    let out_path = out.to_str().unwrap();
+    ok(&[
+        "review",
+        "--record",
+        path,
+        "--dir",
+        dir,
+        "--record-out",
+        out_path,
+    ]);
+    let written = std::fs::read_to_string(&out).unwrap();
+    assert!(written.contains("[South \"Ada\"]"), "{written}");
+    assert!(written.contains("{a game with mistakes}"), "{written}");
+    assert!(
+        written.contains("N2? {a comment} {review: value "),
+        "{written}"
+    );
+    let mut rest = written.as_str();
+    for ply in by_moves["plies"].as_array().unwrap() {
+        let mark = match (ply["changed"].as_bool(), ply["loss"].as_i64()) {
+            (Some(true), _) => "??",
+            (_, Some(l)) if l > 0 => "?",
+            _ => "",
+        };
+        let side = if ply["side"] == "south" { "S" } else { "N" };
+        // The move, then (after any comments of the player) the review's comment.
+        let mv = format!("{side}{}{mark} {{", ply["move"]);
+        let figures = format!(
+            "{{review: value {:+}, played {:+}, loss {}",
+            ply["value"].as_i64().unwrap(),
+            ply["played"].as_i64().unwrap(),
+            ply["loss"]
+        );
+        let at = rest.find(&mv).unwrap_or_else(|| panic!("{mv}\n{written}"));
+        rest = &rest[at + mv.len() - 1..];
+        assert!(
+            rest.starts_with(&figures) || rest.starts_with("{a comment} "),
+            "{rest}"
+        );
+        let at = rest
+            .find(&figures)
+            .unwrap_or_else(|| panic!("{figures}\n{written}"));
+        rest = &rest[at + figures.len()..];
+    }
+    let again = json(&["review", "--record", out_path, "--dir", dir, "--json"]);
+    assert_eq!(again, by_moves);
+    // `-`: the record on standard output, instead of the table.
+    let stdout = ok(&[
+        "review",
+        "--record",
+        path,
+        "--dir",
+        dir,
+        "--record-out",
+        "-",
+    ]);
+    assert_eq!(stdout, written);
+    // A bad record: one line, its line and column, exit 2; nothing written.
+    std::fs::write(&record, "[Game \"kalah\"] [Pits \"4\"]\n1 2\n9\n").unwrap();
+    let bad = tmp.path().join("never.txt");
     assert_eq!(
-        error(&["review", "bao", "--moves", "1", "--dir", dir]).trim_end(),
-        "granary: error: bao has no endgame tables, so no exact values to query or review; its \
-         commands are show, perft, solve and play"
+        error(&[
+            "review",
+            "--record",
+            path,
+            "--dir",
+            dir,
+            "--record-out",
+            bad.to_str().unwrap()
+        ])
+        .trim_end(),
+        format!(
+            "granary: error: {path}: line 3, column 1: ply 3, '9': pit 9 does not exist: pits \
+             are numbered 1 to 4"
+        )
     );
+    assert!(!bad.exists());
+    assert!(error(&["review", "kalah", "--record", path]).contains("cannot be used with"));
 }

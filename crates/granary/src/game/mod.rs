@@ -9,10 +9,12 @@
 //! - `setup`: what a user wrote ([`Setup`]) resolved to a game and a position ([`Mancala`],
 //!   Bao's rules and a [`BaoPosition`]);
 //! - `parse`: lists of moves ([`parse_pits`]) and families of starts ([`parse_family`]) as typed;
-//! - `counts`: a position given as numbers ([`Counts`]), checked against the packed board.
+//! - `counts`: a position given as numbers ([`Counts`]), checked against the packed board;
+//! - `moves`: a move as any game writes it ([`GameMove`]).
 
 mod catalogue;
 mod counts;
+mod moves;
 mod parse;
 mod setup;
 
@@ -20,5 +22,6 @@ pub use catalogue::{
     DEFAULT_PITS, DEFAULT_SEEDS, GameInfo, GameName, OptionInfo, Range, Values, catalogue, options,
 };
 pub use counts::{Counts, CountsError};
+pub use moves::GameMove;
 pub use parse::{parse_family, parse_pits};
-pub use setup::{BaoPosition, Mancala, Setup};
+pub use setup::{AnyGame, BaoPosition, Mancala, Setup};

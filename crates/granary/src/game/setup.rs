@@ -15,22 +15,31 @@ use crate::error::InputError;
 
 pub use granary_bao::Position as BaoPosition;
 
-/// What a user wrote to name a game: the game and its options as typed, all optional.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// What a user wrote to name a game: the game and its options as typed, all optional. In JSON
+/// the options given, under the names the API takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
 pub struct Setup {
     /// Pits a side (Kalah, Oware), 1 to 8; default 6, or the position's.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub pits: Option<usize>,
     /// Seeds a pit at the start (Kalah, Oware); default 4.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub seeds: Option<u32>,
     /// Rule set: Kalah `empty`|`standard`, Oware `abapa`|`awari`, Bao `kiswahili`|`kujifunza`|`malawi`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub rules: Option<String>,
     /// Kalah: `owner`|`emptied`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub sweep: Option<String>,
     /// Bao: `emptied`|`below6`|`namua`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub nyumba: Option<String>,
     /// Bao: `kiba`|`off`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub takasia: Option<String>,
     /// Bao: `last-resort`|`always`.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub tax: Option<String>,
 }
 
@@ -53,7 +62,86 @@ pub struct Mancala {
     pub position: Position,
 }
 
+/// A game of any kind resolved, with the position to start from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AnyGame {
+    /// Kalah or Oware.
+    Mancala(Mancala),
+    /// Bao: its rules and the position.
+    Bao(BaoRules, BaoPosition),
+}
+
+impl AnyGame {
+    /// Which game.
+    #[must_use]
+    pub fn name(&self) -> GameName {
+        match self {
+            AnyGame::Mancala(m) => match m.variant.game {
+                Game::Kalah { .. } => GameName::Kalah,
+                Game::Oware { .. } => GameName::Oware,
+            },
+            AnyGame::Bao(..) => GameName::Bao,
+        }
+    }
+
+    /// The game's options, every one written out (a [`Setup`] that names this game again,
+    /// with [`AnyGame::position_text`]).
+    #[must_use]
+    pub fn setup(&self) -> Setup {
+        match self {
+            AnyGame::Mancala(m) => {
+                let (rules, sweep) = match m.variant.game {
+                    Game::Kalah { capture, sweep } => (capture.name(), Some(sweep.name())),
+                    Game::Oware { rules } => (rules.name(), None),
+                };
+                Setup {
+                    pits: Some(m.variant.pits),
+                    seeds: Some(u32::from(m.variant.seeds)),
+                    rules: Some(rules.into()),
+                    sweep: sweep.map(String::from),
+                    ..Setup::default()
+                }
+            }
+            AnyGame::Bao(rules, _) => {
+                let nyumba = rules.has_nyumba();
+                Setup {
+                    rules: Some(rules.start.name().into()),
+                    nyumba: nyumba.then(|| rules.nyumba.name().into()),
+                    takasia: Some(rules.takasia.name().into()),
+                    tax: nyumba.then(|| rules.tax.name().into()),
+                    ..Setup::default()
+                }
+            }
+        }
+    }
+
+    /// The position to start from, written in the game's notation.
+    #[must_use]
+    pub fn position_text(&self) -> String {
+        match self {
+            AnyGame::Mancala(m) => {
+                granary_rules::notation::format_position(&m.position, m.variant.pits)
+            }
+            AnyGame::Bao(_, pos) => granary_bao::notation::format_position(pos),
+        }
+    }
+}
+
 impl Setup {
+    /// Any game `game` with these options, at its start or the written `position`.
+    ///
+    /// # Errors
+    /// As [`Setup::mancala`] or [`Setup::bao`].
+    pub fn any(&self, game: GameName, position: Option<&str>) -> Result<AnyGame, InputError> {
+        Ok(match game {
+            GameName::Bao => {
+                let (rules, pos) = self.bao(position)?;
+                AnyGame::Bao(rules, pos)
+            }
+            _ => AnyGame::Mancala(self.mancala(game, position)?),
+        })
+    }
+
     /// The options that belong to Bao only, if any was given.
     fn bao_only_given(&self) -> bool {
         self.nyumba.is_some() || self.takasia.is_some() || self.tax.is_some()

@@ -19,6 +19,13 @@ pub enum ReviewError {
         #[source]
         source: MoveError,
     },
+    /// A Bao move that cannot be played where it stands in the game.
+    #[error("ply {ply}: move {mv} cannot be played: {reason}")]
+    IllegalBao {
+        ply: usize,
+        mv: String,
+        reason: String,
+    },
     /// The position before the move could not be answered (tables missing or damaged, a failed
     /// search).
     #[error("ply {ply} (move {pit}): {source}")]

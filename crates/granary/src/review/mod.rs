@@ -10,6 +10,9 @@
 //! it is the value of the position after it (for its mover), which is checked, not solved
 //! again ([`ReviewError::Inconsistent`] where the two disagree).
 //!
+//! A Bao game reviews too ([`Tablebase::review_game`]): Bao has no tables, so every ply is
+//! [`Verdict::Beyond`] and says so.
+//!
 //! - `report`: what a review says ([`Review`], [`Ply`], [`Verdict`], [`Exact`],
 //!   [`SideSummary`]);
 //! - `error`: why a game cannot be reviewed ([`ReviewError`]).
@@ -23,8 +26,8 @@ use granary_rules::{Position, Record, Side, exit_value};
 pub use error::ReviewError;
 pub use report::{Exact, Ply, Review, SideSummary, Verdict};
 
-use crate::game::Mancala;
-use crate::outcome::{final_stores, result_word};
+use crate::game::{AnyGame, BaoPosition, GameMove, Mancala};
+use crate::outcome::{GameResult, final_stores};
 use crate::plan::Reach;
 use crate::query::Query;
 use crate::tablebase::Tablebase;
@@ -103,8 +106,8 @@ impl Tablebase {
             };
             let entry = Ply {
                 ply,
-                side: before.to_move.name(),
-                pit,
+                side: before.to_move,
+                mv: GameMove::Pit(pit),
                 position: format_position(&before, kind.pits),
                 verdict,
             };
@@ -112,11 +115,83 @@ impl Tablebase {
             plies.push(entry);
         }
         Ok(Review {
-            tables: kind.name(),
+            tables: Some(kind.name()),
             plies,
             sides,
         })
     }
+
+    /// Reviews `moves` played from `game`'s position, a game of any kind: Kalah and Oware as
+    /// [`Tablebase::review`] does; Bao move by move, every ply beyond (Bao has no tables).
+    ///
+    /// # Errors
+    /// As [`Tablebase::review`]; a move of the wrong kind for the game (a pit in Bao, Bao's
+    /// move text in Kalah or Oware) cannot be played.
+    pub fn review_game(
+        &self,
+        game: &AnyGame,
+        moves: &[GameMove],
+        limit: f64,
+    ) -> Result<Review, ReviewError> {
+        match game {
+            AnyGame::Mancala(mancala) => {
+                let pits = moves
+                    .iter()
+                    .enumerate()
+                    .map(|(i, mv)| {
+                        mv.pit().ok_or_else(|| ReviewError::IllegalBao {
+                            ply: i + 1,
+                            mv: mv.to_string(),
+                            reason: "a move of this game is a pit number".into(),
+                        })
+                    })
+                    .collect::<Result<Vec<usize>, ReviewError>>()?;
+                self.review(mancala, &pits, limit)
+            }
+            AnyGame::Bao(rules, start) => bao(rules, *start, moves),
+        }
+    }
+}
+
+/// Why a Bao ply has no value.
+const BAO_BEYOND: &str = "bao has no endgame tables, so no exact value";
+
+/// A Bao game reviewed: each move checked by the rules, each ply beyond.
+fn bao(
+    rules: &granary_bao::BaoRules,
+    mut pos: BaoPosition,
+    moves: &[GameMove],
+) -> Result<Review, ReviewError> {
+    let mut plies = Vec::with_capacity(moves.len());
+    let mut sides = [SideSummary::default(), SideSummary::default()];
+    for (i, mv) in moves.iter().enumerate() {
+        let illegal = |reason: String| ReviewError::IllegalBao {
+            ply: i + 1,
+            mv: mv.to_string(),
+            reason,
+        };
+        let GameMove::Bao(text) = mv else {
+            return Err(illegal("a move of bao is written as A6R, b2L, ...".into()));
+        };
+        let (played, child) = crate::bao::find_move(rules, &pos, text).map_err(illegal)?;
+        let entry = Ply {
+            ply: i + 1,
+            side: pos.to_move,
+            mv: GameMove::Bao(played.text(pos.to_move == Side::North)),
+            position: crate::bao::format_position(&pos),
+            verdict: Verdict::Beyond {
+                reason: BAO_BEYOND.into(),
+            },
+        };
+        sides[usize::from(pos.to_move == Side::North)].add(&entry);
+        plies.push(entry);
+        pos = child;
+    }
+    Ok(Review {
+        tables: None,
+        plies,
+        sides,
+    })
 }
 
 /// The positions of the game from its start, one more than `moves`, each move checked by the
@@ -141,8 +216,8 @@ fn replay(game: &Mancala, moves: &[usize]) -> Result<Vec<Position>, ReviewError>
 /// `answer`; `None` if the answer has no value for the move.
 fn judge(answer: &Query, pos: &Position, pits: usize, pit: usize) -> Option<Exact> {
     let played = answer.moves.iter().find(|m| m.pit == pit)?.value;
-    let result = result_word(pos, final_stores(pos, pits, answer.value));
-    let result_after = result_word(pos, final_stores(pos, pits, played));
+    let result = GameResult::of(pos, final_stores(pos, pits, answer.value));
+    let result_after = GameResult::of(pos, final_stores(pos, pits, played));
     Some(Exact {
         value: answer.value,
         played,

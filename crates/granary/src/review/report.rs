@@ -1,15 +1,18 @@
 //! What a review says: a verdict on every ply, and a summary for each side. Serialized as the
 //! server's JSON will serve it.
 
-use serde::Serialize;
+use granary_rules::Side;
+use serde::{Serialize, Serializer};
 
+use crate::game::GameMove;
+use crate::outcome::GameResult;
 use crate::query::Source;
 
 /// A game reviewed: every ply in order, and each side's summary.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Review {
-    /// The tables' kind, e.g. `kalah-4-standard-owner`.
-    pub tables: String,
+    /// The tables' kind, e.g. `kalah-4-standard-owner`; none for Bao, which has no tables.
+    pub tables: Option<String>,
     pub plies: Vec<Ply>,
     /// South's summary, then North's.
     pub sides: [SideSummary; 2],
@@ -20,11 +23,13 @@ pub struct Review {
 pub struct Ply {
     /// 1 for the first move of the game.
     pub ply: usize,
-    /// Who moved: `south` or `north` (Kalah's extra turn: the same side twice running).
-    pub side: &'static str,
-    /// The pit played, 1 to m from the mover's first pit.
+    /// Who moved (Kalah's extra turn: the same side twice running); `south` or `north` in JSON.
+    #[serde(serialize_with = "side_name")]
+    pub side: Side,
+    /// The move played: Kalah and Oware the pit, 1 to m from the mover's first pit; Bao the
+    /// move as written.
     #[serde(rename = "move")]
-    pub pit: usize,
+    pub mv: GameMove,
     /// The position before the move.
     pub position: String,
     /// Its value, or why there is none.
@@ -57,10 +62,10 @@ pub struct Exact {
     pub best: Vec<usize>,
     /// `value - played`: never negative, 0 when the move played keeps the value.
     pub loss: i32,
-    /// `win`, `draw` or `loss` for the mover under perfect play before the move.
-    pub result: &'static str,
+    /// The mover's result under perfect play before the move (`win`, `draw` or `loss`).
+    pub result: GameResult,
     /// The same after the move played.
-    pub result_after: &'static str,
+    pub result_after: GameResult,
     /// Whether the move changed the result: a win to a draw or a loss, a draw to a loss.
     pub changed: bool,
     /// Where the values come from: the tables, or an exact search over them.
@@ -82,6 +87,11 @@ pub struct SideSummary {
     pub first_change: Option<usize>,
 }
 
+/// A side as JSON names it: `south` or `north`.
+fn side_name<S: Serializer>(side: &Side, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(side.name())
+}
+
 impl Ply {
     /// The exact values, if any.
     #[must_use]
@@ -90,6 +100,28 @@ impl Ply {
             Verdict::Exact(exact) => Some(exact),
             Verdict::Beyond { .. } => None,
         }
+    }
+}
+
+/// In words: `30 moves, 30 valued, 28 kept the value, 5 seeds lost; the result changed at
+/// ply 17`.
+impl std::fmt::Display for SideSummary {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = |n: u64| if n == 1 { "" } else { "s" };
+        write!(
+            f,
+            "{} move{}, {} valued, {} kept the value, {} seed{} lost",
+            self.played,
+            s(self.played as u64),
+            self.exact,
+            self.kept,
+            self.lost,
+            s(self.lost.unsigned_abs())
+        )?;
+        if let Some(ply) = self.first_change {
+            write!(f, "; the result changed at ply {ply}")?;
+        }
+        Ok(())
     }
 }
 

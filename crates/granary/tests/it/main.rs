@@ -3,5 +3,6 @@
 mod choose;
 mod modules;
 mod query;
+mod record;
 mod review;
 mod worth;

@@ -61,8 +61,13 @@ fn get_from(app: &axum::Router, uri: &str) -> (axum::http::HeaderMap, (StatusCod
 
 /// `body` posted to `uri` of the shared server: `(status, JSON body)`.
 fn post(uri: &str, body: impl Into<Body>) -> (StatusCode, Value) {
+    post_as(uri, "application/json", body)
+}
+
+/// `body` posted to `uri` as `content_type`.
+fn post_as(uri: &str, content_type: &str, body: impl Into<Body>) -> (StatusCode, Value) {
     let request = Request::post(uri)
-        .header(header::CONTENT_TYPE, "application/json")
+        .header(header::CONTENT_TYPE, content_type)
         .body(body.into())
         .unwrap();
     send(&server().app, request).1
@@ -870,6 +875,21 @@ fn reviewed_as_query_answers(
         assert_eq!(review["sides"][side]["exact"], played[side], "{review}");
         assert_eq!(review["sides"][side]["lost"], lost[side], "{review}");
     }
+    // The game in full, and the same game posted as the record the answer writes back: the
+    // same review.
+    assert_eq!(review["setup"]["moves"], json!(moves), "{review}");
+    assert_eq!(review["setup"]["game"], body["game"], "{review}");
+    assert_eq!(review["setup"]["position"], rows[0]["position"], "{review}");
+    let record = review["record"].as_str().unwrap();
+    let (status, again) = post_as(
+        "/api/v1/review",
+        "text/plain; charset=utf-8",
+        record.to_string(),
+    );
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again["plies"], review["plies"]);
+    assert_eq!(again["sides"], review["sides"]);
+    assert_eq!(again["record"], review["record"]);
     review
 }
 
@@ -934,9 +954,13 @@ fn bad_reviews_are_answered_with_a_json_error() {
     review_refused(
         kalah(json!([2, 1, 2])),
         StatusCode::BAD_REQUEST,
-        "ply 3: move 2 cannot be played",
+        "moves: move 3 (pit 2): pit 2 is empty",
     );
-    review_refused(kalah(json!([9])), StatusCode::BAD_REQUEST, "ply 1: move 9");
+    review_refused(
+        kalah(json!([9])),
+        StatusCode::BAD_REQUEST,
+        "moves: move 1 (pit 9)",
+    );
     review_refused(
         kalah(json!(vec![1; 1001])),
         StatusCode::BAD_REQUEST,
@@ -957,9 +981,9 @@ fn bad_reviews_are_answered_with_a_json_error() {
     );
     review_refused("[1, 2]", StatusCode::BAD_REQUEST, "not a JSON object");
     review_refused(
-        json!({ "game": "bao", "moves": [] }).to_string(),
+        json!({ "game": "bao", "moves": ["A6R", "A1"] }).to_string(),
         StatusCode::BAD_REQUEST,
-        "bao has no endgame tables, so no exact values to query or review",
+        "moves: move 2: A1 is a pit of South; North is to move",
     );
     review_refused(
         json!({ "game": "kalah", "pits": "four", "moves": [] }).to_string(),
@@ -977,4 +1001,57 @@ fn bad_reviews_are_answered_with_a_json_error() {
         "'moves' is missing",
     );
     review_refused(kalah(json!([1, true])), StatusCode::BAD_REQUEST, "move 2");
+    // A record: its line and column.
+    let (status, v) = post_as(
+        "/api/v1/review",
+        "text/plain",
+        "[Game \"kalah\"] [Pits \"4\"]\n[Colour \"red\"]\n",
+    );
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert!(
+        v["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("record: line 2, column 2: unknown tag 'Colour'"),
+        "{v}"
+    );
+    let (status, v) = post_as("/api/v1/review", "text/plain", "[Game \"kalah\"]\nS3 N1\n");
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{v}");
+    assert_eq!(
+        v["error"],
+        "record: line 2, column 4: ply 2, 'N1': it is a move of North, but South is to move"
+    );
+    let (status, v) = post_as("/api/v1/review", "text/plain", vec![0xff_u8, 0xfe]);
+    assert_eq!(
+        (status, &v["error"]),
+        (
+            StatusCode::BAD_REQUEST,
+            &json!("the record is not UTF-8 text")
+        )
+    );
+}
+
+/// A Bao game is reviewed move by move, no ply with a value, each saying why; its record
+/// reads back to the same review.
+#[test]
+fn a_bao_game_is_reviewed_without_values() {
+    let (status, review) = post(
+        "/api/v1/review",
+        json!({ "game": "bao", "rules": "kujifunza", "moves": ["A6R", "a6L"] }).to_string(),
+    );
+    assert_eq!(status, StatusCode::OK, "{review}");
+    assert_eq!(review["tables"], Value::Null);
+    for ply in review["plies"].as_array().unwrap() {
+        assert_eq!(ply["answer"], "beyond", "{ply}");
+        assert!(ply.get("value").is_none(), "{ply}");
+    }
+    assert_eq!(review["setup"]["rules"], "kujifunza");
+    assert_eq!(review["setup"]["moves"], json!(["A6R", "a6L"]));
+    let (status, again) = post_as(
+        "/api/v1/review",
+        "text/plain",
+        review["record"].as_str().unwrap().to_string(),
+    );
+    assert_eq!(status, StatusCode::OK, "{again}");
+    assert_eq!(again["plies"], review["plies"]);
 }

@@ -1,0 +1,160 @@
+//! A record written out, and a review written back into one.
+//!
+//! ```text
+//! [Game "kalah"]                 the tags, one a line, in the record's order
+//! [Rules "standard"]
+//! {a comment of the game}        the game's comments, one a line
+//!                                a blank line
+//! S3 S6 N1? {a comment} N4 S2    the moves, each with its mark and comments, in lines of at
+//!                                most 80 characters where the moves allow
+//! ```
+
+use std::fmt;
+
+use granary_rules::Side;
+
+use super::{GameRecord, Mark, RecordMove};
+use crate::review::{Review, Verdict};
+
+/// Lines of moves are broken before this width where they can be.
+const WIDTH: usize = 80;
+
+/// What a review's comments start with; a review written back replaces those comments.
+pub const REVIEW_PREFIX: &str = "review: ";
+
+/// `value` between quotes, `"` and `\` escaped.
+fn quoted(value: &str) -> String {
+    let mut out = String::with_capacity(value.len() + 2);
+    out.push('"');
+    for ch in value.chars() {
+        if matches!(ch, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push('"');
+    out
+}
+
+/// `text` between braces, `}` and `\` escaped.
+fn braced(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('{');
+    for ch in text.chars() {
+        if matches!(ch, '}' | '\\') {
+            out.push('\\');
+        }
+        out.push(ch);
+    }
+    out.push('}');
+    out
+}
+
+impl RecordMove {
+    /// The move as written: side letter (Kalah, Oware; Bao's case names the side), move, mark,
+    /// comments.
+    fn written(&self) -> String {
+        let mut out = match &self.mv {
+            crate::game::GameMove::Pit(pit) => {
+                let side = if self.side == Side::South { 'S' } else { 'N' };
+                format!("{side}{pit}")
+            }
+            crate::game::GameMove::Bao(text) => text.clone(),
+        };
+        if let Some(mark) = self.mark {
+            out += mark.text();
+        }
+        for comment in &self.comments {
+            out.push(' ');
+            out += &braced(comment);
+        }
+        out
+    }
+}
+
+impl fmt::Display for GameRecord {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (tag, value) in &self.tags {
+            writeln!(f, "[{} {}]", tag.name(), quoted(value))?;
+        }
+        for comment in &self.comments {
+            writeln!(f, "{}", braced(comment))?;
+        }
+        if self.moves.is_empty() {
+            return Ok(());
+        }
+        writeln!(f)?;
+        let mut line = String::new();
+        for mv in &self.moves {
+            let written = mv.written();
+            if !line.is_empty() && line.chars().count() + 1 + written.chars().count() > WIDTH {
+                writeln!(f, "{line}")?;
+                line.clear();
+            }
+            if !line.is_empty() {
+                line.push(' ');
+            }
+            line += &written;
+        }
+        writeln!(f, "{line}")
+    }
+}
+
+impl GameRecord {
+    /// The record with `review` (of this record's moves) written back: each move's comment
+    /// `review: ...` (its value, the value of the move played, the loss, the best moves, and
+    /// where the result changed; or why there is no value) and its mark `?` where it gave
+    /// seeds away, `??` where it changed the result; the sides' summaries in a comment of the
+    /// game. Earlier review comments and the marks `?` and `??` are replaced; other comments
+    /// and marks are kept. Moves past the review's last ply are left as they are.
+    #[must_use]
+    pub fn with_review(&self, review: &Review) -> GameRecord {
+        let mut out = self.clone();
+        let own = |c: &String| !c.starts_with(REVIEW_PREFIX);
+        out.comments.retain(own);
+        out.comments
+            .push(format!("{REVIEW_PREFIX}{}", summary(review)));
+        for (mv, ply) in out.moves.iter_mut().zip(&review.plies) {
+            mv.comments.retain(own);
+            if matches!(mv.mark, Some(Mark::Mistake | Mark::Blunder)) {
+                mv.mark = None;
+            }
+            let comment = match &ply.verdict {
+                Verdict::Exact(e) => {
+                    let best: Vec<String> = e.best.iter().map(ToString::to_string).collect();
+                    let mut text = format!(
+                        "value {:+}, played {:+}, loss {}, best {}",
+                        e.value,
+                        e.played,
+                        e.loss,
+                        best.join(" ")
+                    );
+                    if e.changed {
+                        text += &format!(", {} to {}", e.result, e.result_after);
+                        mv.mark = Some(Mark::Blunder);
+                    } else if e.loss > 0 {
+                        mv.mark = Some(Mark::Mistake);
+                    }
+                    text
+                }
+                Verdict::Beyond { reason } => format!("no exact value: {reason}"),
+            };
+            mv.comments.push(format!("{REVIEW_PREFIX}{comment}"));
+        }
+        out
+    }
+}
+
+/// The review's sides in one line.
+fn summary(review: &Review) -> String {
+    let tables = review
+        .tables
+        .as_deref()
+        .map_or("no tables".to_string(), |t| format!("{t} tables"));
+    let sides: Vec<String> = ["south", "north"]
+        .iter()
+        .zip(&review.sides)
+        .map(|(name, side)| format!("{name}: {side}"))
+        .collect();
+    format!("{tables}; {}", sides.join(" | "))
+}
