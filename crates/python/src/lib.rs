@@ -19,7 +19,9 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 
-use granary::{Event, GameName, Mancala, Settings, Setup, TableChoice, Tablebase};
+use granary::game::GameMove;
+use granary::record::Tag;
+use granary::{Event, GameName, GameRecord, Mancala, Settings, Setup, TableChoice, Tablebase};
 
 create_exception!(
     _granary,
@@ -161,9 +163,60 @@ fn review_error(err: granary::ReviewError) -> PyErr {
     }
 }
 
-/// `moves` (pits) played from `position` (or the start) reviewed against perfect play, each
-/// position answered as [`query`] answers it within `search_seconds`: JSON of the library's
-/// `Review`.
+/// A move from Python: a pit number (Kalah, Oware) or Bao's move text.
+#[derive(FromPyObject)]
+enum MoveArg {
+    Pit(usize),
+    Text(String),
+}
+
+impl Options {
+    /// The record of `moves` played from `position` (or the start) in the game these options
+    /// name, with `tags` (those that name no rule) and `comments` of the game.
+    fn record(
+        &self,
+        position: Option<&str>,
+        moves: Vec<MoveArg>,
+        tags: Vec<(String, String)>,
+        comments: Vec<String>,
+    ) -> PyResult<GameRecord> {
+        let game = self.name()?;
+        let moves: Vec<GameMove> = moves
+            .into_iter()
+            .map(|m| match m {
+                MoveArg::Pit(pit) if game != GameName::Bao => GameMove::Pit(pit),
+                MoveArg::Pit(pit) => GameMove::Bao(pit.to_string()),
+                MoveArg::Text(text) => GameMove::Bao(text),
+            })
+            .collect();
+        let pits = moves
+            .iter()
+            .map(GameMove::pit)
+            .collect::<Option<Vec<usize>>>();
+        if game != GameName::Bao && pits.is_none() {
+            return Err(PyValueError::new_err(
+                "moves of kalah and oware are pit numbers",
+            ));
+        }
+        let mut record = GameRecord::new(game, &self.setup(), position, &moves).map_err(input)?;
+        for (name, value) in tags {
+            let tag = Tag::named(&name)
+                .ok_or_else(|| PyValueError::new_err(format!("unknown tag '{name}'")))?;
+            record.set_tag(tag, &value).map_err(input)?;
+        }
+        record.comments = comments;
+        Ok(record)
+    }
+}
+
+/// A record's fault as a `ValueError` (its line and column in the message).
+fn record_error(err: granary::RecordError) -> PyErr {
+    PyValueError::new_err(err.to_string())
+}
+
+/// `moves` (pits, or Bao's moves) played from `position` (or the start) reviewed against
+/// perfect play, each position answered as [`query`] answers it within `search_seconds`: JSON
+/// of the library's `RecordReview` (the review, the game in full, the record written back).
 #[pyfunction]
 #[pyo3(signature = (directory, options, position, moves, search_seconds))]
 fn review(
@@ -171,16 +224,54 @@ fn review(
     directory: &str,
     options: Options,
     position: Option<&str>,
-    moves: Vec<usize>,
+    moves: Vec<MoveArg>,
     search_seconds: Option<f64>,
 ) -> PyResult<String> {
-    let game = options.mancala(position, &[])?;
+    let record = options.record(position, moves, Vec::new(), Vec::new())?;
     let limit = limit(search_seconds)?;
     let tablebase = Tablebase::new(directory);
     let answer = py
-        .detach(|| tablebase.review(&game, &moves, limit))
+        .detach(|| tablebase.review_record(&record, limit))
         .map_err(review_error)?;
     json(&answer)
+}
+
+/// The game record `text` reviewed as [`review`] reviews moves.
+#[pyfunction]
+#[pyo3(signature = (directory, text, search_seconds))]
+fn review_record(
+    py: Python<'_>,
+    directory: &str,
+    text: &str,
+    search_seconds: Option<f64>,
+) -> PyResult<String> {
+    let record = GameRecord::read(text).map_err(record_error)?;
+    let limit = limit(search_seconds)?;
+    let tablebase = Tablebase::new(directory);
+    let answer = py
+        .detach(|| tablebase.review_record(&record, limit))
+        .map_err(review_error)?;
+    json(&answer)
+}
+
+/// The game record `text`, read and checked: JSON of the library's `GameRecord`.
+#[pyfunction]
+fn record_read(text: &str) -> PyResult<String> {
+    json(&GameRecord::read(text).map_err(record_error)?)
+}
+
+/// The record of `moves` from `position` in the game `options` name, with `tags` and the
+/// game's `comments`: JSON of the library's `GameRecord`.
+#[pyfunction]
+#[pyo3(signature = (options, position, moves, tags, comments))]
+fn record_new(
+    options: Options,
+    position: Option<&str>,
+    moves: Vec<MoveArg>,
+    tags: Vec<(String, String)>,
+    comments: Vec<String>,
+) -> PyResult<String> {
+    json(&options.record(position, moves, tags, comments)?)
 }
 
 /// The moves to play (perfect where the library's rule answers within `search_seconds`, else
@@ -377,6 +468,9 @@ fn _granary(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
     m.add_function(wrap_pyfunction!(review, m)?)?;
+    m.add_function(wrap_pyfunction!(review_record, m)?)?;
+    m.add_function(wrap_pyfunction!(record_read, m)?)?;
+    m.add_function(wrap_pyfunction!(record_new, m)?)?;
     m.add_function(wrap_pyfunction!(choose, m)?)?;
     m.add_function(wrap_pyfunction!(position_of_counts, m)?)?;
     m.add_function(wrap_pyfunction!(open_tablebase, m)?)?;

@@ -95,6 +95,7 @@ def test_review_agrees_with_query_ply_by_ply(tmp_path):
     moves = [int(m) for m in played.moves]
     review = tb.review("kalah", moves, pits=4, seeds=3, search_seconds=None)
     assert review.tables.startswith("kalah-4")
+    assert review.setup["moves"] == moves
     assert [p["ply"] for p in review.plies] == list(range(1, len(moves) + 1))
     assert [p["move"] for p in review.plies] == moves
     here = game
@@ -140,17 +141,64 @@ def test_review_is_a_table_of_a_row_a_ply(tmp_path):
 def test_review_of_an_illegal_move_names_the_ply_and_the_move(tmp_path):
     tb = granary.Tablebase(str(tmp_path))
     # Nothing is answered before the whole game is found legal: no tables are needed.
-    with pytest.raises(ValueError, match=r"^ply 2: move 5 cannot be played: ") as caught:
+    with pytest.raises(ValueError, match=r"^moves: move 2 \(pit 5\): pit 5 does not exist") as caught:
         tb.review("kalah", [1, 5], pits=4, seeds=3)
     assert "\n" not in str(caught.value)
-    with pytest.raises(ValueError, match=r"^ply 1: move 0 cannot be played: "):
+    with pytest.raises(ValueError, match=r"^moves: move 1 \(pit 0\): "):
         tb.review("kalah", [0], pits=4, seeds=3)
-    with pytest.raises(ValueError, match="bao"):
+    with pytest.raises(ValueError, match="moves: move 1: '1' is not a bao move"):
         tb.review("bao", [1])
     with pytest.raises(ValueError, match="move: -1 is out of range"):
         tb.review("kalah", [-1])
     with pytest.raises(ValueError, match="moves must be a sequence"):
         tb.review("kalah", "12")
+    with pytest.raises(ValueError, match="unknown option"):
+        tb.review("kalah", [1], colour="red")
+
+
+def test_a_record_is_read_written_and_reviewed(tmp_path):
+    """A record reads what it writes, names the line and column of a fault, and reviews as
+    its moves do, the review written back into its comments; a bao game reviews without a
+    value anywhere."""
+    text = '[Game "kalah"] [Pits "4"] [Seeds "3"] [South "Ada"]\n{mistakes}\n1 2 3 4 1 2 3 4\n'
+    record = granary.GameRecord.read(text)
+    assert record.tags == {"Game": "kalah", "Pits": "4", "Seeds": "3", "South": "Ada"}
+    assert record.comments == ["mistakes"]
+    assert [m["move"] for m in record.moves] == [1, 2, 3, 4, 1, 2, 3, 4]
+    assert record.game["game"] == "kalah" and record.game["pits"] == 4
+    assert granary.GameRecord.read(str(record)) == record
+    made = granary.GameRecord.of(
+        "kalah", [1, 2, 3, 4, 1, 2, 3, 4], pits=4, seeds=3, tags={"South": "Ada"},
+        comments=["mistakes"],
+    )
+    assert made.moves == record.moves and made.game == record.game
+    with pytest.raises(ValueError, match=r"^line 2, column 3: ply 2, '9': pit 9 does not exist"):
+        granary.GameRecord.read('[Game "kalah"] [Pits "4"]\n1 9')
+    with pytest.raises(ValueError, match="unknown tag 'Colour'"):
+        granary.GameRecord.read('[Game "kalah"]\n[Colour "red"]')
+    tb = granary.Tablebase(str(tmp_path))
+    tb.build(granary.Game("kalah", pits=4, seeds=3), 24)
+    by_moves = tb.review("kalah", [1, 2, 3, 4, 1, 2, 3, 4], pits=4, seeds=3)
+    by_record = tb.review_record(record)
+    assert by_record.plies == by_moves.plies and by_record.sides == by_moves.sides
+    assert by_record.setup == by_moves.setup == {**record.game}
+    written = granary.GameRecord.read(by_record.record)
+    assert written.tags["South"] == "Ada" and written.comments[0] == "mistakes"
+    for move, ply in zip(written.moves, by_record.plies):
+        assert move["comments"][-1].startswith(
+            f"review: value {ply['value']:+}, played {ply['played']:+}, loss {ply['loss']}"
+        )
+        expected = "??" if ply["changed"] else ("?" if ply["loss"] > 0 else None)
+        assert move["mark"] == expected
+    # The command says the same of the record.
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    cli = cli_json("review", "--record", str(path), "--dir", str(tmp_path))
+    assert cli["plies"] == by_record.plies
+    bao = tb.review("bao", ["A6R", "a6L"], rules="kujifunza")
+    assert bao.tables is None
+    assert [p["answer"] for p in bao.plies] == ["beyond", "beyond"]
+    assert all("value" not in p for p in bao.plies)
 
 
 def test_awari_position_of_romein_and_bal(awari16):

@@ -289,15 +289,8 @@ async fn review(
         }
         AnyGame::Bao(..) => &state.small,
     };
-    blocking(&state, pool, move |s| {
-        let review =
-            s.tablebase
-                .review_game(record.game(), &record.game_moves(), s.solved.limit)?;
-        let mut value = serde_json::to_value(&review).map_err(|e| internal(e.to_string()))?;
-        value["setup"] =
-            serde_json::to_value(record.described()).map_err(|e| internal(e.to_string()))?;
-        value["record"] = json!(record.with_review(&review).to_string());
-        Ok(Json(value))
+    blocking_json(&state, pool, move |s| {
+        Ok(s.tablebase.review_record(&record, s.solved.limit)?)
     })
     .await
 }

@@ -415,3 +415,34 @@ impl Serialize for GameRecord {
         m.end()
     }
 }
+
+/// A record reviewed: the review, the game in full, and the record written back with the
+/// review in its comments ([`GameRecord::with_review`]). In JSON the review's fields, `setup`
+/// and `record`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RecordReview {
+    #[serde(flatten)]
+    pub review: crate::Review,
+    pub setup: Described,
+    pub record: String,
+}
+
+impl crate::Tablebase {
+    /// Reviews `record`'s moves ([`crate::Tablebase::review_game`], searches estimated at up
+    /// to `limit` seconds) and writes the review back into it.
+    ///
+    /// # Errors
+    /// As [`crate::Tablebase::review_game`].
+    pub fn review_record(
+        &self,
+        record: &GameRecord,
+        limit: f64,
+    ) -> Result<RecordReview, crate::ReviewError> {
+        let review = self.review_game(&record.game, &record.game_moves(), limit)?;
+        Ok(RecordReview {
+            setup: record.described(),
+            record: record.with_review(&review).to_string(),
+            review,
+        })
+    }
+}

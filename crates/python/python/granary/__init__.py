@@ -55,6 +55,7 @@ __all__ = [
     "Solution",
     "Choice",
     "Review",
+    "GameRecord",
     "BuildReport",
     "Values",
     "BestMoves",
@@ -412,23 +413,119 @@ class Choice:
 
 @_dataclass(frozen=True)
 class Review:
-    """A game reviewed move by move against perfect play (:meth:`Tablebase.review`).
+    """A game reviewed move by move against perfect play (:meth:`Tablebase.review`,
+    :meth:`Tablebase.review_record`).
 
     ``plies`` has one flat dict a move, in order: ``ply`` (1 for the first), ``side``
-    (``"south"``/``"north"``), ``move`` (the pit), ``position`` (before the move) and ``answer``:
+    (``"south"``/``"north"``), ``move`` (the pit; bao: the move as written), ``position``
+    (before the move) and ``answer``:
     ``"exact"`` with ``value`` (the position's, for the mover), ``played`` (the move's),
     ``best`` (the best pits), ``loss`` (``value - played``), ``result`` and ``result_after``
     (``win``/``draw``/``loss`` for the mover before and after the move), ``changed`` (whether
     the move changed the result) and ``source`` (``tables`` or ``search``); or ``"beyond"``
-    with the ``reason`` no exact value is given. ``pandas.DataFrame(review.plies)`` is a table
+    with the ``reason`` no exact value is given (every ply of a bao game: bao has no tables).
+    ``pandas.DataFrame(review.plies)`` is a table
     of a row a move. ``sides`` is South's summary then North's: ``played`` (moves), ``exact``
     (of those, with exact values), ``kept`` (of those, losing nothing), ``lost`` (seeds lost in
     all) and ``first_change`` (the ply of the first move that changed the result, or ``None``).
+    ``tables`` is the tables' kind (``None`` for bao); ``setup`` the game in full (``game``,
+    every option, the start ``position`` and the ``moves``); ``record`` the game as a record
+    (:class:`GameRecord`) with the review written into its comments.
     """
 
-    tables: str
+    tables: Optional[str]
     plies: List[dict]
     sides: List[dict]
+    setup: dict
+    record: str
+
+    @classmethod
+    def _from(cls, d: dict) -> "Review":
+        return cls(
+            tables=d["tables"],
+            plies=list(d["plies"]),
+            sides=list(d["sides"]),
+            setup=dict(d["setup"]),
+            record=d["record"],
+        )
+
+
+@_dataclass(frozen=True)
+class GameRecord:
+    """A game record (``docs/notation.md``, "Game records"): tags naming the game, its options
+    and start, then the moves with their marks and comments. :meth:`read` reads and checks
+    one (a fault raises :class:`ValueError` naming its line and column), :meth:`of` makes one
+    from moves, ``str(record)`` writes it; what is written reads back the same.
+
+    ``game`` is the game in full (``game``, every option, the start ``position``, the
+    ``moves``), ``tags`` the tags in the record's order, ``comments`` the game's comments,
+    ``moves`` a dict a move (``side``, ``move``, ``mark`` or ``None``, ``comments``) and
+    ``text`` the record written out.
+
+        >>> r = GameRecord.read('[Game "kalah"] [Pits "4"] [Seeds "3"]\\n2 S4 {extra turn}')
+        >>> [m["side"] for m in r.moves]
+        ['south', 'south']
+    """
+
+    game: dict
+    tags: Dict[str, str]
+    comments: List[str]
+    moves: List[dict]
+    text: str
+
+    @classmethod
+    def _from(cls, d: dict) -> "GameRecord":
+        return cls(
+            game=dict(d["game"]),
+            tags=dict(d["tags"]),
+            comments=list(d["comments"]),
+            moves=list(d["moves"]),
+            text=d["text"],
+        )
+
+    @classmethod
+    def read(cls, text: str) -> "GameRecord":
+        """The record ``text``, read and checked."""
+        if not isinstance(text, str):
+            raise ValueError(f"a record is text (a str), not {text!r}")
+        return cls._from(_json.loads(_granary.record_read(text)))
+
+    @classmethod
+    def of(
+        cls,
+        game: str,
+        moves: Sequence[Union[int, str]],
+        *,
+        position: Optional[str] = None,
+        tags: Optional[Dict[str, str]] = None,
+        comments: Sequence[str] = (),
+        **options,
+    ) -> "GameRecord":
+        """The record of ``moves`` (pits; bao: moves as written) played in ``game`` with
+        ``options`` (``pits``, ``seeds``, ``rules``, ...) from ``position`` (or the start),
+        with ``tags`` that name no rule (``Event``, ``South``, ``North``, ...) and the game's
+        ``comments``. An illegal move raises :class:`ValueError` naming it."""
+        native = _options(game, options)
+        if position is not None and not isinstance(position, str):
+            raise ValueError(f"position must be written in the notation (a str), not {position!r}")
+        d = _granary.record_new(
+            native,
+            position,
+            _moves(moves),
+            [(str(k), str(v)) for k, v in (tags or {}).items()],
+            [str(c) for c in comments],
+        )
+        return cls._from(_json.loads(d))
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _moves(moves) -> list:
+    """Moves from Python: pit numbers, or bao's moves as written."""
+    if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
+        raise ValueError(f"moves must be a sequence of moves, not {moves!r}")
+    return [m if isinstance(m, str) else _whole("move", m) for m in moves]
 
 
 @_dataclass(frozen=True)
@@ -621,44 +718,52 @@ class Tablebase:
     def review(
         self,
         game: str,
-        moves: Sequence[int],
+        moves: Sequence[Union[int, str]],
         *,
         position: Optional[str] = None,
-        pits: Optional[int] = None,
-        seeds: Optional[int] = None,
-        rules: Optional[str] = None,
-        sweep: Optional[str] = None,
         search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS,
+        **options,
     ) -> Review:
-        """A Kalah or Oware game reviewed against perfect play: ``moves`` (pit numbers)
-        played from ``position`` (or the start of the game the options make), every position
-        before a move answered as :meth:`query` answers it (``search_seconds`` likewise; a
-        position it does not answer is a ply whose ``answer`` is ``beyond``, with its
-        ``reason``). Returns :class:`Review`: a flat dict a move (``pandas.DataFrame(
-        review.plies)``) and each side's summary.
+        """A game reviewed against perfect play: ``moves`` (pit numbers; bao: moves as
+        written) played from ``position`` (or the start of the game ``options`` make: ``pits``,
+        ``seeds``, ``rules``, ``sweep``, ...), every position before a move answered as
+        :meth:`query` answers it (``search_seconds`` likewise; a position it does not answer
+        is a ply whose ``answer`` is ``beyond``, with its ``reason``; every ply of bao).
+        Returns :class:`Review`: a flat dict a move (``pandas.DataFrame(review.plies)``), each
+        side's summary, and the game written back as a record.
 
         The whole game is checked before anything is answered: a move that cannot be played
-        raises :class:`ValueError` naming the ply and the move; so does bao (no exact values).
-        Missing or damaged tables, or a failed search, raise :class:`TableError`.
+        raises :class:`ValueError` naming it. Missing or damaged tables, or a failed search,
+        raise :class:`TableError`.
         """
-        native = _options(
-            game, {"pits": pits, "seeds": seeds, "rules": rules, "sweep": sweep}
-        )
+        native = _options(game, options)
         if position is not None and not isinstance(position, str):
             raise ValueError(f"position must be written in the notation (a str), not {position!r}")
-        if isinstance(moves, (str, bytes)) or not hasattr(moves, "__iter__"):
-            raise ValueError(f"moves must be a sequence of pit numbers, not {moves!r}")
-        pits_played = [_whole("move", m) for m in moves]
-        d = _json.loads(
-            _granary.review(
-                self.directory,
-                native,
-                position,
-                pits_played,
-                _seconds("search_seconds", search_seconds),
-            )
+        d = _granary.review(
+            self.directory,
+            native,
+            position,
+            _moves(moves),
+            _seconds("search_seconds", search_seconds),
         )
-        return Review(tables=d["tables"], plies=list(d["plies"]), sides=list(d["sides"]))
+        return Review._from(_json.loads(d))
+
+    def review_record(
+        self,
+        record: Union["GameRecord", str],
+        *,
+        search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS,
+    ) -> Review:
+        """The game of ``record`` (a :class:`GameRecord` or its text) reviewed as
+        :meth:`review` reviews moves; :attr:`Review.record` is the record with the review in
+        its comments (the player's own comments and tags kept)."""
+        text = str(record) if isinstance(record, GameRecord) else record
+        if not isinstance(text, str):
+            raise ValueError(f"a record is a GameRecord or its text, not {record!r}")
+        d = _granary.review_record(
+            self.directory, text, _seconds("search_seconds", search_seconds)
+        )
+        return Review._from(_json.loads(d))
 
     def choose(
         self, game: Game, *, search_seconds: Optional[float] = None, depth: int = 8

@@ -1,6 +1,6 @@
 """The native half of `granary` (Rust, pyo3). Use the `granary` package's classes instead."""
 
-from typing import Callable, List, Optional, Tuple
+from typing import Callable, List, Optional, Tuple, Union
 
 class TableError(Exception):
     """Tables missing or damaged, or a build or search that failed."""
@@ -25,8 +25,17 @@ def review(
     directory: str,
     options: Options,
     position: Optional[str],
-    moves: List[int],
+    moves: List[Union[int, str]],
     search_seconds: Optional[float],
+) -> str: ...
+def review_record(directory: str, text: str, search_seconds: Optional[float]) -> str: ...
+def record_read(text: str) -> str: ...
+def record_new(
+    options: Options,
+    position: Optional[str],
+    moves: List[Union[int, str]],
+    tags: List[Tuple[str, str]],
+    comments: List[str],
 ) -> str: ...
 def choose(
     directory: str,
