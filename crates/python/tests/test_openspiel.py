@@ -8,6 +8,7 @@ import importlib
 import os
 import random
 import sys
+import types
 
 import pytest
 
@@ -154,6 +155,189 @@ def test_without_openspiel_the_import_says_what_to_install(monkeypatch):
     monkeypatch.delitem(sys.modules, "granary.openspiel")
     with pytest.raises(ImportError, match="pip install open_spiel"):
         importlib.import_module("granary.openspiel")
+
+
+# --- reviews ---------------------------------------------------------------------------
+
+# Kalah(6,4) tables to 12 seeds (a second to build): the review answers from there on, and
+# every position above them is `beyond` (no search: search_seconds 0). Oware(3,2) tables of
+# all 12 seeds: every position answered.
+REVIEWED = [
+    ("mancala", {}, 12),
+    ("oware", SMALL_OWARE[0], 12),
+]
+KINDS = {"mancala": "kalah-6-standard-owner", "oware": "oware-3-abapa"}
+
+
+@pytest.fixture(scope="module")
+def reviewed_tables(tmp_path_factory):
+    """{short name: (the OpenSpiel game, a Tablebase with its tables built)}."""
+    tables = {}
+    for name, params, seeds in REVIEWED:
+        game = pyspiel.load_game(name, params)
+        tb = granary.Tablebase(str(tmp_path_factory.mktemp(name)))
+        tb.build(granary.Game(**gos.options_for(game)), seeds)
+        tables[name] = (game, tb)
+    return tables
+
+
+def _prefixes(state):
+    """The states before each move of `state`'s history, from the start."""
+    game = state.get_game()
+    prefix = game.new_initial_state()
+    for action in state.history():
+        yield prefix.clone(), action
+        prefix.apply_action(action)
+
+
+def _within_tables(tb, state) -> bool:
+    """Whether the tables answer the state's position (Kalah above them is not searched)."""
+    try:
+        tb.query(gos.from_state(state), search_seconds=0)
+    except granary.TableError:
+        return False
+    return True
+
+
+def _play_out(game, tb, seed: int, lose_once: bool = False):
+    """A game of random moves while the tables do not answer the position, then perfect play
+    (the first best move of granary's query, as an OpenSpiel action) to the end; with
+    `lose_once`, at the first answered position with a move worse than the best, that move
+    instead (the worst). Returns the final state, the ply the tables first answer (1 for the
+    first), and the deliberate loss as (ply, seeds lost, the move's value) or None."""
+    rng = random.Random(seed)
+    state = game.new_initial_state()
+    first, lost = None, None
+    while not state.is_terminal():
+        if not _within_tables(tb, state):
+            assert first is None, "a position past the first answered one is not answered"
+            state.apply_action(rng.choice(state.legal_actions()))
+            continue
+        ply = len(state.history()) + 1
+        first = first or ply
+        query = tb.query(gos.from_state(state), search_seconds=0)
+        pit = query.best[0]
+        worse = [m for m in query.moves if m.value < query.value]
+        if lose_once and lost is None and worse:
+            move = min(worse, key=lambda m: m.value)
+            pit, lost = move.pit, (ply, query.value - move.value, move.value)
+        state.apply_action(gos.action_of_pit(state, pit))
+    return state, first, lost
+
+
+@pytest.mark.parametrize("name", [name for name, _, _ in REVIEWED])
+def test_a_random_openspiel_game_is_reviewed_ply_for_ply(name, reviewed_tables):
+    game, tb = reviewed_tables[name]
+    ends = set()
+    answered = 0
+    for state in _random_states(game, 6, seed=8):
+        if not state.is_terminal():
+            continue
+        ends.add(gos.from_state(state).end)
+        review = gos.review(state, tb, search_seconds=0)
+        assert review.tables == KINDS[name]
+        assert len(review.plies) == len(state.history())
+        for (prefix, action), ply in zip(_prefixes(state), review.plies):
+            mapped = gos.from_state(prefix)
+            assert ply["move"] == gos.pit_of_action(game, action)
+            assert ply["position"] == mapped.position
+            assert ply["side"] == ("south" if prefix.current_player() == 0 else "north")
+            if ply["answer"] == "exact":
+                answered += 1
+                query = tb.query(mapped, search_seconds=0)
+                played = {m.pit: m.value for m in query.moves}[ply["move"]]
+                assert (ply["value"], ply["played"], ply["best"]) == (
+                    query.value, played, query.best)
+                assert ply["loss"] == query.value - played
+            else:
+                assert ply["answer"] == "beyond" and not _within_tables(tb, prefix)
+    assert answered > 0
+    if name == "oware":
+        # OpenSpiel sweeps the board at a majority, granary does not: reviewed all the same.
+        assert "majority" in ends
+
+
+@pytest.mark.parametrize("name", [name for name, _, _ in REVIEWED])
+def test_perfect_play_in_openspiel_reviews_with_no_loss(name, reviewed_tables):
+    game, tb = reviewed_tables[name]
+    for seed in range(3):
+        state, first, lost = _play_out(game, tb, seed=10 + seed)
+        assert lost is None and first is not None
+        if name == "oware":
+            assert first == 1  # the tables hold every seed: perfect play from the first move
+        review = gos.review(state, tb, search_seconds=0)
+        assert len(review.plies) == len(state.history())
+        # Before the tables answer (Kalah above them, not searched): no value, so no loss.
+        assert all(p["answer"] == "beyond" for p in review.plies[: first - 1])
+        played = review.plies[first - 1 :]
+        assert played and all(p["answer"] == "exact" for p in played)
+        assert [p["loss"] for p in played] == [0] * len(played)
+        assert not any(p["changed"] for p in played)
+        assert all(p["move"] in p["best"] for p in played)
+
+
+@pytest.mark.parametrize("name", [name for name, _, _ in REVIEWED])
+def test_a_move_played_to_lose_is_marked_with_its_loss(name, reviewed_tables):
+    game, tb = reviewed_tables[name]
+    marked = 0
+    for seed in range(3):
+        state, first, lost = _play_out(game, tb, seed=20 + seed, lose_once=True)
+        if lost is None:
+            continue  # no answered position had a worse move
+        ply, loss, value = lost
+        assert loss > 0
+        review = gos.review(state, tb, search_seconds=0)
+        assert review.plies[ply - 1]["loss"] == loss
+        assert review.plies[ply - 1]["played"] == value
+        assert review.plies[ply - 1]["move"] not in review.plies[ply - 1]["best"]
+        others = [p["loss"] for p in review.plies[first - 1 :] if p["ply"] != ply]
+        assert others == [0] * len(others)
+        side = 0 if review.plies[ply - 1]["side"] == "south" else 1
+        assert review.sides[side]["lost"] == loss
+        assert review.sides[1 - side]["lost"] == 0
+        marked += 1
+    assert marked > 0
+
+
+def test_a_review_reads_the_default_tables(reviewed_tables, monkeypatch):
+    game, tb = reviewed_tables["oware"]
+    state = game.new_initial_state()
+    state.apply_action(state.legal_actions()[0])
+    monkeypatch.setenv("GRANARY_TABLES", tb.directory)
+    assert gos.review(state).plies == gos.review(state, tb.directory).plies
+    assert gos.review(state).plies[0]["answer"] == "exact"
+
+
+class _WithChance:
+    """A mancala state whose history claims a chance move first (OpenSpiel's player -1)."""
+
+    def __init__(self, state):
+        self._state = state
+
+    def __getattr__(self, name):
+        return getattr(self._state, name)
+
+    def full_history(self):
+        chance = types.SimpleNamespace(player=int(pyspiel.PlayerId.CHANCE), action=0)
+        return [chance, *self._state.full_history()]
+
+
+def test_reviews_granary_cannot_give_are_refused_in_words(reviewed_tables, tmp_path):
+    game, tb = reviewed_tables["mancala"]
+    state = game.new_initial_state()
+    state.apply_action(3)
+    with pytest.raises(ValueError, match="player -1, not player 0 or 1") as refused:
+        gos.review(_WithChance(state), tb, search_seconds=0)
+    assert "\n" not in str(refused.value)
+    with pytest.raises(ValueError, match="tic_tac_toe"):
+        gos.review(pyspiel.load_game("tic_tac_toe").new_initial_state(), tb, search_seconds=0)
+    big = pyspiel.load_game("oware", {"num_houses_per_player": 9, "num_seeds_per_house": 1})
+    with pytest.raises(ValueError, match="9 is out of range"):
+        gos.review(big.new_initial_state(), tb, search_seconds=0)
+    with pytest.raises(ValueError, match="tablebase"):
+        gos.review(state, 3)
+    with pytest.raises(granary.TableError, match="missing"):
+        gos.review(state, str(tmp_path / "missing"))
 
 
 # --- the bot -----------------------------------------------------------------------------

@@ -32,11 +32,32 @@ either player, granary's pits 1..m. States are matched by replaying their moves 
     >>> state.apply_action(3)
     >>> gos.from_state(state).position
     '4,4,0,5,5,5/4,4,4,4,4,4 1-0 S'
+
+Reviews: :func:`review` reviews the moves of an OpenSpiel state's history against perfect play
+(:meth:`granary.Tablebase.review` of the granary game :func:`from_state` maps and checks, from
+the start): a flat dict a move, each with the granary pit of the OpenSpiel action played, and
+each side's summary. The Oware majority difference above applies to reviews as it stands: it
+concerns the final score OpenSpiel counts, not a move, an end or a winner, and a review concerns
+moves, so an Oware game OpenSpiel ends by a majority is reviewed move for move like any other.
+A review's values and losses are granary's (net seeds on the board under perfect play, Oware
+played to the last seed as its tables are), not OpenSpiel's returns.
+
+    >>> import granary
+    >>> game = pyspiel.load_game("oware", {"num_houses_per_player": 3, "num_seeds_per_house": 2})
+    >>> _ = granary.Tablebase("/tmp/granary-doctest", create=True).build(
+    ...     granary.Game(**gos.options_for(game)), 12)
+    >>> state = game.new_initial_state()
+    >>> for action in (0, 1, 2):
+    ...     state.apply_action(action)
+    >>> review = gos.review(state, "/tmp/granary-doctest")
+    >>> [(p["side"], p["move"], p["best"], p["loss"]) for p in review.plies]
+    [('south', 1, [3], 8), ('north', 2, [1], 2), ('south', 3, [3], 0)]
 """
 
 from __future__ import annotations
 
-from typing import Dict, Optional, Sequence
+import os
+from typing import Dict, Optional, Sequence, Union
 
 try:
     import pyspiel
@@ -54,6 +75,7 @@ __all__ = [
     "game_for",
     "options_for",
     "pit_of_action",
+    "review",
     "to_state",
 ]
 
@@ -235,6 +257,57 @@ def from_state(state) -> granary.Game:
             f"OpenSpiel {_short_name(os_game)} state after {len(pits)} moves cannot be mapped to granary: {why}"
         )
     return game
+
+
+def _tablebase(tablebase) -> granary.Tablebase:
+    """The tables a review reads: a :class:`granary.Tablebase`, a directory, or ``None`` for the
+    directory the ``granary`` command reads by default (``$GRANARY_TABLES``, else
+    ``data/tables``)."""
+    if tablebase is None:
+        tablebase = os.environ.get("GRANARY_TABLES", "data/tables")
+    if isinstance(tablebase, granary.Tablebase):
+        return tablebase
+    if isinstance(tablebase, (str, os.PathLike)):
+        return granary.Tablebase(os.fspath(tablebase))
+    raise ValueError(f"tablebase: a granary.Tablebase or a directory, not {tablebase!r}")
+
+
+def review(
+    state,
+    tablebase: Union[granary.Tablebase, str, "os.PathLike[str]", None] = None,
+    *,
+    search_seconds: Optional[float] = granary._granary.DEFAULT_SEARCH_SECONDS,
+) -> granary.Review:
+    """The moves of an OpenSpiel ``mancala`` or ``oware`` state's history reviewed against
+    perfect play: :meth:`granary.Tablebase.review` of the granary game :func:`from_state` maps
+    and checks (the same options, a pit an action, from the start), one ply an action of
+    ``state.history()``.
+
+    ``tablebase`` is a :class:`granary.Tablebase` or its directory; ``None`` is the directory
+    the ``granary`` command reads by default (``$GRANARY_TABLES``, else ``data/tables``). The
+    tables are read, not built: give the tables a :class:`GranaryBot` builds for the game (its
+    ``directory``). ``search_seconds`` is as for :meth:`granary.Tablebase.review`: a position
+    neither the tables nor a search that long answer is a ply whose ``answer`` is ``beyond``.
+
+    :class:`ValueError` (one line) for another game, a history with a move by anyone but the
+    two players (a chance or simultaneous node: these games have none), or a state granary
+    cannot hold or whose end it does not share (as :func:`from_state`); a missing table
+    directory, missing or damaged tables, or a failed search raise :class:`granary.TableError`.
+    """
+    for number, step in enumerate(state.full_history(), start=1):
+        if step.player not in (0, 1):
+            raise ValueError(
+                f"OpenSpiel history move {number} (action {step.action}) is made by player "
+                f"{step.player}, not player 0 or 1: granary's games have no chance or "
+                "simultaneous moves"
+            )
+    game = from_state(state)
+    tables = _tablebase(tablebase)
+    options = options_for(state.get_game())
+    name = options.pop("game")
+    return tables.review(
+        name, [int(m) for m in game.moves], search_seconds=search_seconds, **options
+    )
 
 
 def _start_position(game: granary.Game) -> str:
