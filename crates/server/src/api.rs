@@ -22,12 +22,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, RawQuery, State as Shared};
+use axum::extract::{RawQuery, State as Shared};
 use axum::http::{HeaderMap, StatusCode, Uri, header};
-use axum::routing::{get, post};
 use granary::game::GameMove;
 use granary::outcome::{final_stores, result_word};
 use granary::plan::Reach;
@@ -38,6 +36,7 @@ use crate::State;
 use crate::error::{ApiError, internal};
 use crate::params::Params;
 use crate::pool::Pool;
+use crate::route::Route;
 use crate::search::{Leader, Plan};
 
 type Answer = Result<Json<Value>, ApiError>;
@@ -67,17 +66,16 @@ async fn blocking_json<T: serde::Serialize + Send + 'static>(
         .map_err(|e| internal(e.to_string()))
 }
 
-pub fn routes() -> Router<Arc<State>> {
-    Router::new()
-        .route("/api/v1/variants", get(variants))
-        .route("/api/v1/query", get(query))
-        .route(
-            "/api/v1/review",
-            post(review).layer(DefaultBodyLimit::max(MAX_BODY)),
-        )
-        .route("/api/v1/show", get(show))
-        .route("/api/v1/bao/move", get(bao_move))
-        .route("/api/v1/bao/hint", get(bao_hint))
+/// The API's routes ([`crate::route`]).
+pub fn routes() -> Vec<Route> {
+    vec![
+        Route::get("/api/v1/variants", variants),
+        Route::get("/api/v1/query", query),
+        Route::post("/api/v1/review", review).body_limit(MAX_BODY),
+        Route::get("/api/v1/show", show),
+        Route::get("/api/v1/bao/move", bao_move),
+        Route::get("/api/v1/bao/hint", bao_hint),
+    ]
 }
 
 /// Any other path.

@@ -7,7 +7,9 @@
 //! - [`pool`]: bounded pools of work off the async runtime, each with its own queue;
 //! - [`search`]: Kalah positions beyond the tables, searched within a limit and kept;
 //! - [`tables`]: the tables present of a game, and the variant the page's game selector shows;
-//! - [`page`]: the interactive page at `/`, its files embedded in the binary.
+//! - [`page`]: the interactive page at `/`, its files embedded in the binary;
+//! - [`route`]: routes declared once, each module's table building its router;
+//! - [`openapi`]: the API's description, OpenAPI 3.1, served at `/api/v1/openapi.json`.
 //!
 //! The table directory is opened once ([`granary::Tablebase`]) and its memory maps are shared by
 //! every request. Work that may take long runs in one of two pools ([`pool::Pool`]), each with
@@ -24,9 +26,11 @@
 
 pub mod api;
 pub mod error;
+pub mod openapi;
 pub mod page;
 pub mod params;
 pub mod pool;
+pub mod route;
 pub mod search;
 pub mod tables;
 
@@ -122,11 +126,19 @@ pub fn router(config: &Config) -> Router {
     app(state(config))
 }
 
+/// Every route of the JSON API, each module's table: what [`app`] serves beside the page, and
+/// what the API's description ([`openapi`]) names.
+#[must_use]
+pub fn api_routes() -> Vec<route::Route> {
+    [api::routes(), tables::routes(), openapi::routes()]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
 /// The application over `state`.
 pub fn app(state: Arc<State>) -> Router {
-    Router::new()
-        .merge(api::routes())
-        .merge(tables::routes())
+    route::router(api_routes())
         .merge(page::routes())
         .fallback(api::not_found)
         .with_state(state)

@@ -8,8 +8,9 @@ pub const MAX_QUERY: usize = 4096;
 /// Longest single parameter, bytes.
 pub const MAX_VALUE: usize = 1024;
 
-/// The parameters every endpoint may take.
-const KNOWN: [&str; 11] = [
+/// The parameters an endpoint may be given (each endpoint reads those of its game and refuses
+/// or leaves the rest; the API's description names, for each endpoint, the ones it reads).
+pub const KNOWN: [&str; 11] = [
     "game", "pits", "seeds", "rules", "sweep", "nyumba", "takasia", "tax", "position", "moves",
     "ms",
 ];

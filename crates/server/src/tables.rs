@@ -14,9 +14,8 @@
 
 use std::sync::Arc;
 
+use axum::Json;
 use axum::extract::{RawQuery, State as Shared};
-use axum::routing::get;
-use axum::{Json, Router};
 use granary::{GameName, Setup};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -24,9 +23,11 @@ use serde_json::{Value, json};
 use crate::State;
 use crate::error::{ApiError, internal};
 use crate::params::Params;
+use crate::route::Route;
 
-pub fn routes() -> Router<Arc<State>> {
-    Router::new().route("/api/v1/tables", get(tables))
+/// The route of the tables present ([`crate::route`]).
+pub fn routes() -> Vec<Route> {
+    vec![Route::get("/api/v1/tables", tables)]
 }
 
 /// A kind of tables present.
