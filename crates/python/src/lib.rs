@@ -228,10 +228,21 @@ fn review(
     search_seconds: Option<f64>,
 ) -> PyResult<String> {
     let record = options.record(position, moves, Vec::new(), Vec::new())?;
+    reviewed(py, directory, &record, search_seconds)
+}
+
+/// `record` reviewed over the tables in `directory` within `search_seconds`: JSON of the
+/// library's `RecordReview`.
+fn reviewed(
+    py: Python<'_>,
+    directory: &str,
+    record: &GameRecord,
+    search_seconds: Option<f64>,
+) -> PyResult<String> {
     let limit = limit(search_seconds)?;
     let tablebase = Tablebase::new(directory);
     let answer = py
-        .detach(|| tablebase.review_record(&record, limit))
+        .detach(|| tablebase.review_record(record, limit))
         .map_err(review_error)?;
     json(&answer)
 }
@@ -246,12 +257,7 @@ fn review_record(
     search_seconds: Option<f64>,
 ) -> PyResult<String> {
     let record = GameRecord::read(text).map_err(record_error)?;
-    let limit = limit(search_seconds)?;
-    let tablebase = Tablebase::new(directory);
-    let answer = py
-        .detach(|| tablebase.review_record(&record, limit))
-        .map_err(review_error)?;
-    json(&answer)
+    reviewed(py, directory, &record, search_seconds)
 }
 
 /// The game record `text`, read and checked: JSON of the library's `GameRecord`.

@@ -22,32 +22,28 @@ const WIDTH: usize = 80;
 /// What a review's comments start with; a review written back replaces those comments.
 pub const REVIEW_PREFIX: &str = "review: ";
 
-/// `value` between quotes, `"` and `\` escaped.
-fn quoted(value: &str) -> String {
-    let mut out = String::with_capacity(value.len() + 2);
-    out.push('"');
-    for ch in value.chars() {
-        if matches!(ch, '"' | '\\') {
+/// `text` between `open` and `close`, `close` and `\` escaped with a backslash.
+fn escaped(text: &str, open: char, close: char) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push(open);
+    for ch in text.chars() {
+        if ch == close || ch == '\\' {
             out.push('\\');
         }
         out.push(ch);
     }
-    out.push('"');
+    out.push(close);
     out
 }
 
-/// `text` between braces, `}` and `\` escaped.
+/// A tag's value between quotes.
+fn quoted(value: &str) -> String {
+    escaped(value, '"', '"')
+}
+
+/// A comment between braces.
 fn braced(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() + 2);
-    out.push('{');
-    for ch in text.chars() {
-        if matches!(ch, '}' | '\\') {
-            out.push('\\');
-        }
-        out.push(ch);
-    }
-    out.push('}');
-    out
+    escaped(text, '{', '}')
 }
 
 impl RecordMove {
