@@ -1,4 +1,5 @@
-//! The page at `/`: plain HTML, CSS and a small script, embedded in the binary (no CDN).
+//! The page at `/`: plain HTML, CSS and two small scripts (the page's, its review pane's),
+//! embedded in the binary (no CDN).
 
 use std::sync::Arc;
 
@@ -11,6 +12,7 @@ use crate::State;
 
 const INDEX: &str = include_str!("../static/index.html");
 const SCRIPT: &str = include_str!("../static/app.js");
+const REVIEW: &str = include_str!("../static/review.js");
 const STYLE: &str = include_str!("../static/style.css");
 
 pub fn routes() -> Router<Arc<State>> {
@@ -19,16 +21,17 @@ pub fn routes() -> Router<Arc<State>> {
             "/",
             get(|| async { ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], INDEX) }),
         )
-        .route("/app.js", get(script))
+        .route("/app.js", get(|| script(SCRIPT)))
+        .route("/review.js", get(|| script(REVIEW)))
         .route(
             "/style.css",
             get(|| async { ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE) }),
         )
 }
 
-async fn script() -> impl IntoResponse {
+async fn script(text: &'static str) -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        SCRIPT,
+        text,
     )
 }

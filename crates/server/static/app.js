@@ -1,25 +1,54 @@
-// granary's page. The position lives in the address bar (game, rules, pits, seeds, position, and
-// `last`, the move that led to it). Kalah and Oware: every legal move is a pit button and a row
-// of the move list (best first), both carrying data-move (the pit) and data-value (the library's
-// value: the net of the seeds left, for the player to move); the colour is the final result.
-// Bao: the moves with the engine's evaluation, and a proven result where there is one. The board
-// and the legal moves are drawn at once (from `show`, data-board="1"); the values (or the
-// engine's evaluations) follow when the server has them (data-ready="1").
+// granary's page. The address bar holds the whole game: the game and its options, the start
+// position (`position`, left out at the variant's own start) and the moves played from it
+// (`moves`, a comma list: pits in Kalah and Oware, moves such as A6R in Bao). Every move played
+// is a history entry: the browser's back button and undo take back one move, and a link opens
+// the same position (the page replays its moves through /api/v1/show). Kalah and Oware: every
+// legal move is a pit button and a row of the move list (best first), both carrying data-move
+// (the pit) and data-value (the library's value: the net of the seeds left, for the player to
+// move); the colour is the final result. Bao: the moves with the engine's evaluation, and a
+// proven result where there is one. The board and the legal moves are drawn at once (from
+// `show`, data-board="1", data-position the position drawn); the values (or the engine's
+// evaluations) follow when the server has them (data-ready="1"). The review pane is review.js's.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
-let undoStack = []; // earlier {position, last}, for undo
-let current = null; // what is drawn: {game, shown, answer, hint, list}
+let current = null; // what is drawn: {game, shown, answer, hint, list, moves}
 let generation = 0; // bumped by every render; a stale render stops
+
+/** The options an address carries besides the game and its start. */
+const OPTIONS = ["rules", "pits", "seeds", "sweep", "nyumba", "takasia", "tax"];
 
 function params() {
   return new URLSearchParams(location.search);
 }
 
+/** The page's own history entries carry their depth: how many entries it pushed before. */
+function depth() {
+  return (history.state && history.state.depth) || 0;
+}
+
 function setParams(p, push) {
-  const url = location.pathname + "?" + p.toString();
-  if (push) history.pushState(null, "", url); else history.replaceState(null, "", url);
+  p.delete("last"); // an older address's move name: the moves say it now
+  // Commas and slashes need no escape in a query: left as they are, the address reads as the
+  // notation does (moves=3,1,6, position=4,4,4/4,4,4 …).
+  const query = p.toString().replace(/%2C/gi, ",").replace(/%2F/gi, "/");
+  const url = location.pathname + (query ? "?" + query : "");
+  if (push) history.pushState({ depth: depth() + 1 }, "", url);
+  else history.replaceState({ depth: depth() }, "", url);
+}
+
+/** The moves an address holds, in order. */
+function movesOf(p) {
+  const text = p.get("moves");
+  return text ? text.split(",").map((m) => m.trim()).filter((m) => m) : [];
+}
+
+/** `p` with `moves` (none: no `moves` parameter). */
+function withMoves(p, moves) {
+  const q = new URLSearchParams(p);
+  if (moves.length) q.set("moves", moves.join(",")); else q.delete("moves");
+  return q;
 }
 
 class ApiError extends Error {
@@ -30,8 +59,8 @@ class ApiError extends Error {
   }
 }
 
-async function api(path, p) {
-  const response = await fetch(path + "?" + p.toString());
+/** The JSON answer of a response, or an ApiError carrying the server's one-line message. */
+async function answerOf(response) {
   let body = null;
   try { body = await response.json(); } catch (e) { body = {}; }
   if (!response.ok) {
@@ -41,17 +70,47 @@ async function api(path, p) {
   return body;
 }
 
+async function api(path, p) {
+  return answerOf(await fetch(path + "?" + p.toString()));
+}
+
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function gameParams() {
-  const p = params();
+/** The game, its options and its start (`position`) from an address (the page's own by default),
+ * with the game's default filled in and the options the game does not take left out. */
+function gameParams(from) {
+  const p = from || params();
   const out = new URLSearchParams();
-  for (const key of ["game", "rules", "pits", "seeds", "position"]) {
+  for (const key of ["game", ...OPTIONS, "position"]) {
     if (p.get(key)) out.set(key, p.get(key));
   }
   if (!out.get("game")) out.set("game", "kalah");
-  if (out.get("game") === "bao") { out.delete("pits"); out.delete("seeds"); }
+  if (out.get("game") === "bao") {
+    for (const key of ["pits", "seeds", "sweep"]) out.delete(key);
+  } else {
+    for (const key of ["nyumba", "takasia", "tax"]) out.delete(key);
+  }
   return out;
+}
+
+const starts = new Map(); // a variant's options → its start position
+
+/** The start position of the variant `p` names (its position and moves aside). */
+async function startOf(p) {
+  const q = gameParams(p);
+  q.delete("position");
+  const key = q.toString();
+  if (!starts.has(key)) starts.set(key, (await api("/api/v1/show", q)).position);
+  return starts.get(key);
+}
+
+/** An address for the game `p` names started at `position`: `position` left out where it is the
+ * variant's own start. */
+async function startingAt(p, position) {
+  const q = gameParams(p);
+  q.delete("position");
+  if (position && position !== await startOf(q)) q.set("position", position);
+  return q;
 }
 
 function status(text, error) {
@@ -100,7 +159,7 @@ function pit(name, seeds, move, extra) {
     e.dataset.move = move;
     e.dataset.value = extra.value === undefined || extra.value === null ? "" : String(extra.value);
     e.title = extra.title || `play ${name}`;
-    e.addEventListener("click", () => play(move, name));
+    e.addEventListener("click", () => play(move));
   }
   e.dataset.pit = name;
   e.append(el("span", "name", name), el("span", "seeds", String(seeds)));
@@ -122,32 +181,40 @@ async function queryWithPatience(p, gen) {
   }
 }
 
-// Kalah and Oware: the board and its legal moves at once, then the values when the query ends.
-async function renderTwoRow(p, gen) {
-  const shown = await api("/api/v1/show", p);
+// Kalah and Oware: the board after `moves` from `p`'s start and its legal moves at once, then
+// the values when the query ends. The last move is named from the side that played it (the side
+// to move before it: Kalah's extra turn keeps the side).
+async function renderTwoRow(p, moves, gen) {
+  const [shown, before] = await Promise.all([
+    api("/api/v1/show", withMoves(p, moves)),
+    moves.length ? api("/api/v1/show", withMoves(p, moves.slice(0, -1))) : null,
+  ]);
   if (gen !== generation) return null;
-  current = drawTwoRow(shown, null, null);
+  const last = before ? (before.to_move === "south" ? "S" : "N") + moves[moves.length - 1] : "";
+  current = drawTwoRow(shown, null, null, last, moves);
   let answer = null, failure = null;
   if (!shown.over) {
+    const q = new URLSearchParams(p);
+    q.set("position", shown.position);
     try {
-      answer = await queryWithPatience(p, gen);
+      answer = await queryWithPatience(q, gen);
     } catch (e) {
       failure = e;
     }
   }
   if (gen !== generation) return null;
-  return drawTwoRow(shown, answer, failure);
+  return drawTwoRow(shown, answer, failure, last, moves);
 }
 
 // North's row on top (N_m .. N1 left to right), South's below (S1 .. S_m); North's store on the
 // left, South's on the right. With no answer (yet) the legal moves are buttons without values.
-function drawTwoRow(shown, answer, failure) {
+// `last` names the move that led here (none: ""); `moves`, the moves played from the start.
+function drawTwoRow(shown, answer, failure, last, moves) {
   const m = shown.pits.length / 2;
   const south = shown.pits.slice(0, m), north = shown.pits.slice(m);
   const mover = shown.to_move;
   const letter = mover === "south" ? "S" : "N";
   const byPit = new Map((answer ? answer.moves : []).map((mv) => [mv.move, mv]));
-  const last = params().get("last") || "";
   const row = (side, pits) => {
     const div = el("div", "row");
     const order = side === "north" ? [...pits.keys()].reverse() : [...pits.keys()];
@@ -185,6 +252,7 @@ function drawTwoRow(shown, answer, failure) {
   const bottom = el("p", "side", "South: the bottom row, S1 at the left, sowing left to right" +
     (mover === "south" && !shown.over ? " (to move)" : ""));
   $("board").replaceChildren(top, board, bottom);
+  document.body.dataset.position = shown.position;
   document.body.dataset.board = "1";
 
   status(`${shown.variant}. ` + (shown.over ? "The game is over." : `${capital(mover)} to move.`));
@@ -219,7 +287,7 @@ function drawTwoRow(shown, answer, failure) {
       el("span", "net", `net ${signed(mv.value)}`));
     b.title = `${letter}${mv.move}: ${mv.result}; final score South ${mv.final[0]} – North ${mv.final[1]}; ` +
       `margin ${signed(mv.margin)} for ${mover}; net ${signed(mv.value)} of the seeds left`;
-    b.addEventListener("click", () => play(String(mv.move), letter + mv.move));
+    b.addEventListener("click", () => play(String(mv.move)));
     return b;
   }));
 
@@ -234,25 +302,30 @@ function drawTwoRow(shown, answer, failure) {
       b.type = "button";
       b.dataset.step = String(i);
       b.title = `show the position after ${name}`;
-      b.addEventListener("click", () => goTo(step.position, name));
+      const line = answer.pv_steps.slice(0, i + 1).map((s) => String(s.move));
+      b.addEventListener("click", () => goMoves(moves.concat(line)));
       pv.append(b);
     });
     if (answer.pv_end === "cycle") pv.append(el("span", "", "then endless play"));
   }
   $("proven").textContent = "";
   $("last").textContent = last ? `Last move: ${last}.` : "";
-  return { game: params().get("game") || "kalah", shown, answer, list: list.map((mv) => [String(mv.move), letter + mv.move]) };
+  return {
+    game: params().get("game") || "kalah", shown, answer, moves,
+    list: list.map((mv) => [String(mv.move), letter + mv.move]),
+  };
 }
 
-// Bao: the board and its legal moves' names at once, then the engine's evaluations.
-async function renderBao(p, gen) {
-  const shown = await api("/api/v1/show", p);
+// Bao: the board after `moves` and its legal moves' names at once, then the engine's evaluations.
+async function renderBao(p, moves, gen) {
+  const shown = await api("/api/v1/show", withMoves(p, moves));
   if (gen !== generation) return null;
-  current = drawBao(shown, null, null);
+  current = drawBao(shown, null, null, moves);
   let hint = null, failure = null;
   if (!shown.over) {
     const q = new URLSearchParams(p);
     q.delete("game");
+    q.set("position", shown.position);
     try {
       hint = await api("/api/v1/bao/hint", q);
     } catch (e) {
@@ -260,13 +333,13 @@ async function renderBao(p, gen) {
     }
   }
   if (gen !== generation) return null;
-  return drawBao(shown, hint, failure);
+  return drawBao(shown, hint, failure, moves);
 }
 
 // Four rows as Bao's notation writes them (North's back b8..b1, North's front a8..a1, South's
 // front A1..A8, South's back B1..B8), the moves with the engine's evaluation once it has them.
-function drawBao(shown, hint, failure) {
-  const last = params().get("last") || "";
+function drawBao(shown, hint, failure, moves) {
+  const last = shown.moves_played.length ? shown.moves_played[shown.moves_played.length - 1] : "";
   const lastPit = last.slice(0, 2);
   const lines = [
     ["North's back row", "b", [...shown.north.back].reverse(), true, null],
@@ -292,6 +365,7 @@ function drawBao(shown, hint, failure) {
   const bottom = el("p", "side", `South: the bottom two rows; hand ${shown.south.hand}` +
     (shown.to_move === "south" ? " (to move)" : ""));
   $("board").replaceChildren(top, rows, bottom);
+  document.body.dataset.position = shown.position;
   document.body.dataset.board = "1";
   const stage = shown.stage === "namua" ? "namua: seeds still in hand" : "mtaji: no seeds in hand";
   status(`${shown.rules}. ` + (shown.over ? "The game is over." : `${capital(shown.to_move)} to move (${stage}).`) +
@@ -301,10 +375,10 @@ function drawBao(shown, hint, failure) {
     : hint || failure ? "" : "Asking the engine …";
   if (failure) status(failure.message, true);
   // Until the engine answers, the legal moves without evaluations, in the order show gives.
-  const moves = hint ? hint.moves : (shown.over ? [] : shown.legal_moves.map((move) => ({ move, score: null })));
+  const listed = hint ? hint.moves : (shown.over ? [] : shown.legal_moves.map((move) => ({ move, score: null })));
   $("moves").className = "bao";
-  $("moves-title").hidden = moves.length === 0;
-  $("moves").replaceChildren(...moves.map((mv, i) => {
+  $("moves-title").hidden = listed.length === 0;
+  $("moves").replaceChildren(...listed.map((mv, i) => {
     const b = el("button", "move bao" + (i === 0 && hint ? " best" : ""));
     b.type = "button";
     b.dataset.move = mv.move;
@@ -312,7 +386,7 @@ function drawBao(shown, hint, failure) {
     b.append(el("span", "mv", mv.move), el("span", "eval", mv.score === null ? "…" : signed(mv.score)));
     b.title = mv.score === null ? `play ${mv.move}`
       : `${mv.move}: the engine's 3-ply evaluation for ${shown.to_move}, ${signed(mv.score)} seeds`;
-    b.addEventListener("click", () => play(mv.move, mv.move));
+    b.addEventListener("click", () => play(mv.move));
     return b;
   }));
   $("pv").replaceChildren();
@@ -322,7 +396,7 @@ function drawBao(shown, hint, failure) {
       (proven.move ? `, first move ${proven.move}` : "") + ` (${proven.how}).`
     : "";
   $("last").textContent = last ? `Last move: ${last}.` : "";
-  return { game: "bao", shown, answer: null, hint, list: hint ? moves.map((mv) => [mv.move, mv.move]) : [] };
+  return { game: "bao", shown, answer: null, hint, moves, list: hint ? listed.map((mv) => [mv.move, mv.move]) : [] };
 }
 
 // On a fresh visit (no game in the address) a start the server cannot answer gives way to a
@@ -347,18 +421,21 @@ async function fallBack(gen) {
 async function render() {
   const gen = ++generation;
   const p = gameParams();
+  const moves = movesOf(params());
   fillPickers();
   const input = $("position-text");
   const typed = input.value; // what the person had typed when this render began
   document.body.dataset.ready = "0";
   document.body.dataset.board = "0";
   status("…");
+  drawReview();
   try {
     if (p.get("game") === "bao") {
-      current = await renderBao(p, gen) || current;
+      current = await renderBao(p, moves, gen) || current;
     } else {
-      current = await renderTwoRow(p, gen) || current;
-      const fresh = !params().get("game") && !params().get("position");
+      current = await renderTwoRow(p, moves, gen) || current;
+      const here = params();
+      const fresh = !here.get("game") && !here.get("position") && !here.get("moves");
       if (fresh && current && !current.answer && !current.shown.over && await fallBack(gen)) {
         const note = $("status").textContent;
         await render();
@@ -371,6 +448,8 @@ async function render() {
       status(e.message, true);
       for (const id of ["board", "moves", "pv"]) $(id).replaceChildren();
       $("verdict").textContent = "";
+      $("last").textContent = "";
+      delete document.body.dataset.position;
     }
   }
   if (gen === generation) {
@@ -381,48 +460,33 @@ async function render() {
   }
 }
 
-function goTo(position, last) {
-  const p = params();
-  undoStack.push({ position: p.get("position") || "", last: p.get("last") || "" });
-  p.set("position", position);
-  if (last) p.set("last", last); else p.delete("last");
-  setParams(p, true);
+/** Shows the game's position after `moves` from its start: a new history entry. */
+function goMoves(moves) {
+  setParams(withMoves(params(), moves), true);
   return render();
 }
 
-async function play(move, name) {
-  const p = gameParams();
-  let next = null;
-  const known = current && current.answer && current.answer.moves.find((mv) => String(mv.move) === move);
-  if (known) {
-    next = known.position;
-  } else {
-    const q = new URLSearchParams(p);
-    q.set("moves", move);
-    try {
-      next = (await api("/api/v1/show", q)).position;
-    } catch (e) {
-      status(e.message, true);
-      return;
-    }
-  }
-  await goTo(next, name);
+/** Plays `move` (a pit, or a Bao move written out) where the page stands. */
+function play(move) {
+  return goMoves(movesOf(params()).concat([String(move)]));
 }
 
+/** Takes back one move: the browser's back where the page pushed the entry it shows (so undo and
+ * the back button walk the same way); on an address opened as it is, its last move dropped. */
 function undo() {
-  if (!undoStack.length) return;
-  const previous = undoStack.pop();
-  const p = params();
-  if (previous.position) p.set("position", previous.position); else p.delete("position");
-  if (previous.last) p.set("last", previous.last); else p.delete("last");
-  setParams(p, true);
+  if (depth() > 0) {
+    history.back();
+    return;
+  }
+  const moves = movesOf(params());
+  if (!moves.length) return;
+  setParams(withMoves(params(), moves.slice(0, -1)), false);
   render();
 }
 
 function playBest() {
   if (current && current.list && current.list.length) {
-    const [move, name] = current.list[0];
-    play(move, name);
+    play(current.list[0][0]);
   }
 }
 
@@ -432,7 +496,7 @@ async function engineMove() {
   p.set("ms", "500");
   try {
     const mv = await api("/api/v1/bao/move", p);
-    await play(mv.move, mv.move);
+    await play(mv.move);
   } catch (e) {
     status(e.message, true);
   }
@@ -446,7 +510,6 @@ function newGame() {
     p.set("pits", $("pits").value);
     p.set("seeds", $("seeds").value);
   }
-  undoStack = [];
   setParams(p, true);
   $("note").textContent = "";
   return render();
@@ -474,7 +537,6 @@ async function chooseGame() {
     p.set("pits", $("pits").value);
     p.set("seeds", $("seeds").value);
   }
-  undoStack = [];
   setParams(p, true);
   $("note").textContent = pick && pick.note ? pick.note : "";
   return render();
@@ -488,15 +550,16 @@ async function goToTyped() {
   if (!text) return;
   const q = gameParams();
   q.set("position", text);
-  let shown;
+  let address;
   try {
-    shown = await api("/api/v1/show", q);
+    address = await startingAt(q, (await api("/api/v1/show", q)).position);
   } catch (e) {
     status(e.message, true);
     return;
   }
   input.blur();
-  await goTo(shown.position, "");
+  setParams(address, true);
+  await render();
 }
 
 async function main() {
@@ -530,7 +593,10 @@ async function main() {
       playBest();
     }
   });
+  $("review-game").addEventListener("click", reviewGame);
+  $("review-paste").addEventListener("click", reviewRecord);
   window.addEventListener("popstate", render);
+  setParams(params(), false); // this entry's depth, kept over a reload
   await render();
 }
 

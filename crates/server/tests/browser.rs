@@ -5,7 +5,13 @@
 //! in Kalah also the board and its legal moves drawn while the search waits for a slot, a step of
 //! the principal variation, the keys for undo and best move, the position box (a mistyped
 //! position keeps its text and says what is wrong), and a phone's width; the game selector's
-//! choice of a rule set whose tables are present.
+//! choice of a rule set whose tables are present. In Kalah(3,3) the address holding the game: a
+//! game chosen through the API with moves that lose seeds, played by clicks (its moves in the
+//! address, back and forward a move each, undo), opened by a link with its moves; the review
+//! pane's rows, summaries and chart (a point a ply, South's value, the mistakes marked) equal to
+//! the API's review, a click on a marked ply or a row showing the position before it; a pasted
+//! text that is no record answered in a line. In Oware from above its tables, the plies beyond
+//! them without a number or a point.
 //!
 //! Behind the crate's `browser` feature, as it needs chromedriver and Chromium (a plain
 //! `cargo test` neither compiles nor links its WebDriver client): `.ci/run` installs them and runs
@@ -18,18 +24,94 @@
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use fantoccini::{Client, ClientBuilder, Locator};
-use serde_json::json;
+use serde_json::{Value, json};
 
-struct Driver(Child);
+/// chromedriver on its own port, with a browser profile of its own; killed when dropped.
+struct Driver {
+    child: Child,
+    port: u16,
+    profile: tempfile::TempDir,
+}
 
 impl Drop for Driver {
     fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
+}
+
+/// chromedriver started on a free port; `None` (the test says `NOT RUN`) where it is not
+/// installed, a failure when `CI` is set.
+fn chromedriver() -> Option<Driver> {
+    if Command::new("chromedriver")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        // CI installs it (.ci/run) and must run the test; elsewhere say plainly it did not run.
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "chromedriver is not installed, and CI is set: the browser test must run"
+        );
+        eprintln!(
+            "NOT RUN: chromedriver is not installed (apt-get install chromium chromium-driver)"
+        );
+        return None;
+    }
+    let port = free_port();
+    let child = Command::new("chromedriver")
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    Some(Driver {
+        child,
+        port,
+        profile: tempfile::tempdir().unwrap(),
+    })
+}
+
+/// A headless Chromium session of `driver`, at a desktop width.
+async fn session(driver: &Driver) -> Client {
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": "/usr/bin/chromium",
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                     "--disable-quic", "--no-first-run", "--disable-background-networking",
+                     "--disable-component-update", "--disable-sync", "--hide-scrollbars",
+                     format!("--user-data-dir={}", driver.profile.path().display()),
+                     "--window-size=1100,1000"],
+        }),
+    );
+    let webdriver = format!("http://127.0.0.1:{}", driver.port);
+    let started = Instant::now();
+    loop {
+        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+            .capabilities(caps.clone())
+            .connect(&webdriver)
+            .await
+        {
+            Ok(client) => return client,
+            Err(e) if started.elapsed() > Duration::from_secs(30) => panic!("chromedriver: {e}"),
+            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}
+
+/// `state`'s application served on a free port: its address.
+async fn serve(state: &Arc<granary_server::State>) -> std::net::SocketAddr {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = granary_server::app(Arc::clone(state));
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    addr
 }
 
 fn free_port() -> u16 {
@@ -50,11 +132,12 @@ fn mancala(game: granary::GameName, pits: usize, rules: &str, position: &str) ->
     .unwrap()
 }
 
-/// Whether the page has drawn what its address says, and the address's `position`, read at once.
+/// Whether the page has drawn what its address says, and the position it draws (its
+/// `data-position`), read at once.
 async fn snapshot(client: &Client) -> (bool, Option<String>) {
     let v = client
         .execute(
-            "return [document.body.dataset.ready, new URLSearchParams(location.search).get('position')];",
+            "return [document.body.dataset.ready, document.body.dataset.position];",
             vec![],
         )
         .await
@@ -103,7 +186,7 @@ async fn moved(client: &Client, before: Option<Option<&str>>) {
     }
 }
 
-/// The `position` in the page's address.
+/// The position the page draws.
 async fn position(client: &Client) -> Option<String> {
     snapshot(client).await.1
 }
@@ -232,21 +315,9 @@ async fn screenshot(client: &Client, name: &str) {
 
 #[test]
 fn the_page_lists_moves_and_plays_a_click_in_every_game() {
-    if Command::new("chromedriver")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        // CI installs it (.ci/run) and must run the test; elsewhere say plainly it did not run.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "chromedriver is not installed, and CI is set: the browser test must run"
-        );
-        eprintln!(
-            "NOT RUN: chromedriver is not installed (apt-get install chromium chromium-driver)"
-        );
+    let Some(driver) = chromedriver() else {
         return;
-    }
+    };
     let dir = tempfile::tempdir().unwrap();
     let tablebase = granary::Tablebase::new(dir.path());
     // Kalah(6,4) empty capture, mid-game: 22 seeds on the board, tables to 12 (searched).
@@ -266,54 +337,14 @@ fn the_page_lists_moves_and_plays_a_click_in_every_game() {
     );
     granary::build(&tablebase, oware.kind(), 8, Some(2), None, &()).unwrap();
 
-    let port = free_port();
-    let _driver = Driver(
-        Command::new("chromedriver")
-            .arg(format!("--port={port}"))
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .unwrap(),
-    );
-    let profile = tempfile::tempdir().unwrap();
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let addr = listener.local_addr().unwrap();
         // One search at a time, so that holding its slot holds every search.
         let mut config = granary_server::Config::new(dir.path().to_path_buf());
         config.max_searches = 1;
         let state = granary_server::state(&config);
-        let app = granary_server::app(std::sync::Arc::clone(&state));
-        tokio::spawn(async move { axum::serve(listener, app).await });
-
-        let mut caps = serde_json::Map::new();
-        caps.insert(
-            "goog:chromeOptions".into(),
-            json!({
-                "binary": "/usr/bin/chromium",
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                         "--disable-quic", "--no-first-run", "--disable-background-networking",
-                         "--disable-component-update", "--disable-sync", "--hide-scrollbars",
-                         format!("--user-data-dir={}", profile.path().display()),
-                         "--window-size=1100,1000"],
-            }),
-        );
-        let webdriver = format!("http://127.0.0.1:{port}");
-        let started = Instant::now();
-        let client = loop {
-            match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-                .capabilities(caps.clone())
-                .connect(&webdriver)
-                .await
-            {
-                Ok(client) => break client,
-                Err(e) if started.elapsed() > Duration::from_secs(30) => {
-                    panic!("chromedriver: {e}")
-                }
-                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-            }
-        };
+        let addr = serve(&state).await;
+        let client = session(&driver).await;
 
         // Kalah: the best listed move, then a step of the principal variation, undo by key,
         // the best move by key, and a position typed in.
@@ -473,6 +504,8 @@ fn the_page_lists_moves_and_plays_a_click_in_every_game() {
         legal.sort();
         assert_eq!(names, legal);
         let first = list[0].0.clone();
+        let before = position(&client).await.unwrap();
+        assert_eq!(before, shown.position);
         client
             .find(Locator::Css(&format!("#moves button[data-move='{first}']")))
             .await
@@ -480,7 +513,7 @@ fn the_page_lists_moves_and_plays_a_click_in_every_game() {
             .click()
             .await
             .unwrap();
-        moved(&client, Some(None)).await;
+        moved(&client, Some(Some(&before))).await;
         let after = granary::bao::show(&rules, start, &[first.as_str()]).unwrap();
         assert_eq!(position(&client).await.unwrap(), after.position);
         assert!(text(&client, "status").await.contains("North to move"));
@@ -496,6 +529,498 @@ fn the_page_lists_moves_and_plays_a_click_in_every_game() {
         assert_eq!(names, legal);
         let last = client.find(Locator::Css(".pit.last")).await.unwrap();
         assert_eq!(last.attr("data-pit").await.unwrap().as_deref(), Some(&first[..2]));
+        client.close().await.unwrap();
+    });
+}
+
+/// `request` answered by `app` directly (no browser): its JSON, which must come with 200.
+async fn call(app: &axum::Router, request: axum::http::Request<axum::body::Body>) -> Value {
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let uri = request.uri().to_string();
+    let response = app.clone().oneshot(request).await.unwrap();
+    let status = response.status();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let body: Value = serde_json::from_slice(&bytes).unwrap();
+    assert_eq!(status, axum::http::StatusCode::OK, "{uri}: {body}");
+    body
+}
+
+async fn get_json(app: &axum::Router, uri: &str) -> Value {
+    let request = axum::http::Request::get(uri)
+        .body(axum::body::Body::empty())
+        .unwrap();
+    call(app, request).await
+}
+
+/// `/api/v1/show` of `options` (a query string) after `moves` from the start: its position.
+async fn shown_after(app: &axum::Router, options: &str, moves: &[String]) -> String {
+    let shown = get_json(
+        app,
+        &format!("/api/v1/show?{options}&moves={}", moves.join(",")),
+    )
+    .await;
+    shown["position"].as_str().unwrap().to_string()
+}
+
+/// A game of `options` chosen through the API's query from the start: at even plies a best move,
+/// at odd plies the move of least value (the lowest pit of those), to its end or 40 moves.
+async fn game_with_mistakes(app: &axum::Router, options: &str) -> Vec<String> {
+    let mut moves: Vec<String> = Vec::new();
+    while moves.len() < 40 {
+        let shown = get_json(
+            app,
+            &format!("/api/v1/show?{options}&moves={}", moves.join(",")),
+        )
+        .await;
+        if shown["over"] == true {
+            break;
+        }
+        let position = shown["position"].as_str().unwrap().replace(' ', "%20");
+        let answer = get_json(app, &format!("/api/v1/query?{options}&position={position}")).await;
+        let listed = answer["moves"].as_array().unwrap();
+        let chosen = if moves.len().is_multiple_of(2) {
+            answer["best"][0].as_u64().unwrap()
+        } else {
+            listed
+                .iter()
+                .min_by_key(|m| (m["value"].as_i64().unwrap(), m["move"].as_u64().unwrap()))
+                .unwrap()["move"]
+                .as_u64()
+                .unwrap()
+        };
+        moves.push(chosen.to_string());
+    }
+    moves
+}
+
+/// The start of the Oware game reviewed from above its tables ([`OWARE_TABLES`]).
+const OWARE_START: &str = "2,0,1,1/0,2,1,1 0-0 S";
+/// Seeds on the board the Oware tables of the review test cover.
+const OWARE_TABLES: u32 = 6;
+
+/// A game of `options` (Oware from [`OWARE_START`]) chosen through the API's show: each move the
+/// one that leaves the fewest seeds on the board (the lowest pit of those), until two moves have
+/// been played within the tables, the game ends, or 40 moves.
+async fn game_into_tables(app: &axum::Router, options: &str) -> Vec<String> {
+    let seeds = |shown: &Value| -> u64 {
+        shown["pits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_u64().unwrap())
+            .sum()
+    };
+    let mut moves: Vec<String> = Vec::new();
+    let mut within = 0;
+    while moves.len() < 40 && within < 2 {
+        let at = |moves: &[String]| format!("/api/v1/show?{options}&moves={}", moves.join(","));
+        let shown = get_json(app, &at(&moves)).await;
+        if shown["over"] == true {
+            break;
+        }
+        if seeds(&shown) <= u64::from(OWARE_TABLES) {
+            within += 1;
+        }
+        let mut best: Option<(u64, String)> = None;
+        for pit in shown["legal_moves"].as_array().unwrap() {
+            let mut next = moves.clone();
+            next.push(pit.to_string());
+            let left = seeds(&get_json(app, &at(&next)).await);
+            if best.as_ref().is_none_or(|(b, _)| left < *b) {
+                best = Some((left, pit.to_string()));
+            }
+        }
+        moves.push(best.unwrap().1);
+    }
+    moves
+}
+
+/// The page's address: its `moves` parameter (none: "").
+async fn address_moves(client: &Client) -> String {
+    let v = client
+        .execute(
+            "return new URLSearchParams(location.search).get('moves') || '';",
+            vec![],
+        )
+        .await
+        .unwrap();
+    v.as_str().unwrap().to_string()
+}
+
+/// Clicks `css` and waits for the page to draw a position other than the one it drew.
+async fn click_and_move(client: &Client, css: &str) {
+    let before = position(client).await.unwrap();
+    client
+        .find(Locator::Css(css))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    moved(client, Some(Some(&before))).await;
+}
+
+/// The review pane's answers and errors drawn so far (its `data-count`).
+async fn reviews_drawn(client: &Client) -> u64 {
+    let v = client
+        .execute(
+            "return Number(document.getElementById('review').dataset.count);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    v.as_u64().unwrap()
+}
+
+/// Clicks `button` (an id) of the review pane and waits for its next answer or error; whether
+/// it was an error.
+async fn review_by(client: &Client, button: &str) -> bool {
+    let count = reviews_drawn(client).await;
+    client
+        .find(Locator::Id(button))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let v = until(
+        client,
+        "const r = document.getElementById('review'); \
+         return [r.dataset.ready, Number(r.dataset.count), r.dataset.error];",
+        |v| v[0] == "1" && v[1].as_u64() > Some(count),
+    )
+    .await;
+    v[2] == "1"
+}
+
+/// Each attribute of `names` of every element under `css`, in page order (`null` if absent).
+async fn data(client: &Client, css: &str, names: &[&str]) -> Vec<Value> {
+    client
+        .execute(
+            "return [...document.querySelectorAll(arguments[0])].map((e) => \
+             Object.fromEntries(arguments[1].map((n) => [n, e.getAttribute(n)])));",
+            vec![json!(css), json!(names)],
+        )
+        .await
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+/// `v` (a JSON number or boolean) as the page writes it in an attribute.
+fn attr(v: &Value) -> Value {
+    match v {
+        Value::Bool(b) => json!(if *b { "1" } else { "0" }),
+        Value::Number(n) => json!(n.to_string()),
+        _ => panic!("not a number or a boolean: {v}"),
+    }
+}
+
+#[test]
+fn the_address_holds_the_game_and_the_review_charts_it() {
+    let Some(driver) = chromedriver() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let tablebase = granary::Tablebase::new(dir.path());
+    // Kalah(3,3) standard: 18 seeds, tables to 18, every ply exact.
+    let kalah = granary::Setup {
+        pits: Some(3),
+        seeds: Some(3),
+        rules: Some("standard".into()),
+        ..granary::Setup::default()
+    }
+    .mancala(granary::GameName::Kalah, None)
+    .unwrap();
+    granary::build(&tablebase, kalah.kind(), 18, Some(2), None, &()).unwrap();
+    // Oware(4) awari, tables to 6 seeds: a game from 8 seeds starts beyond them.
+    let oware = mancala(granary::GameName::Oware, 4, "awari", OWARE_START);
+    granary::build(&tablebase, oware.kind(), OWARE_TABLES, Some(2), None, &()).unwrap();
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let state = granary_server::state(&granary_server::Config::new(dir.path().to_path_buf()));
+        let addr = serve(&state).await;
+        let app = granary_server::app(Arc::clone(&state));
+        let client = session(&driver).await;
+        let options = "game=kalah&rules=standard&pits=3&seeds=3";
+
+        // The game, and its review answered by the API itself: it has a move that loses seeds.
+        let moves = game_with_mistakes(&app, options).await;
+        assert!(moves.len() >= 4, "{moves:?}");
+        let pits: Vec<u64> = moves.iter().map(|m| m.parse().unwrap()).collect();
+        let body = json!({
+            "game": "kalah", "rules": "standard", "pits": 3, "seeds": 3, "moves": pits,
+        });
+        let request = axum::http::Request::post("/api/v1/review")
+            .header(axum::http::header::CONTENT_TYPE, "application/json")
+            .body(axum::body::Body::from(body.to_string()))
+            .unwrap();
+        let review = call(&app, request).await;
+        let plies = review["plies"].as_array().unwrap().clone();
+        assert_eq!(plies.len(), moves.len());
+        assert!(
+            plies.iter().any(|p| p["loss"].as_i64().unwrap() > 0),
+            "{review}"
+        );
+        let n = moves.len();
+        let end = shown_after(&app, options, &moves).await;
+
+        // Played by clicks from the start: the address holds the moves, a history entry each.
+        client
+            .goto(&format!("http://{addr}/?{options}"))
+            .await
+            .unwrap();
+        ready(&client).await;
+        for (i, mv) in moves.iter().enumerate() {
+            click_and_move(&client, &format!("#board button[data-move='{mv}']")).await;
+            assert_eq!(address_moves(&client).await, moves[..=i].join(","));
+        }
+        assert_eq!(position(&client).await.unwrap(), end);
+        let search = client
+            .execute("return location.search;", vec![])
+            .await
+            .unwrap();
+        let written = format!("moves={}", moves.join(","));
+        assert!(
+            search.as_str().unwrap().contains(&written),
+            "as written: {search}"
+        );
+        // The back button walks back one move, forward replays it.
+        client.back().await.unwrap();
+        moved(&client, Some(Some(&end))).await;
+        assert_eq!(address_moves(&client).await, moves[..n - 1].join(","));
+        assert_eq!(
+            position(&client).await.unwrap(),
+            shown_after(&app, options, &moves[..n - 1]).await
+        );
+        let one_back = position(&client).await.unwrap();
+        client.forward().await.unwrap();
+        moved(&client, Some(Some(&one_back))).await;
+        assert_eq!(position(&client).await.unwrap(), end);
+
+        // A link with the moves opens the same position; undo there drops its last move.
+        let link = format!("http://{addr}/?{options}&moves={}", moves.join(","));
+        client.goto(&link).await.unwrap();
+        ready(&client).await;
+        assert_eq!(position(&client).await.unwrap(), end);
+        client
+            .execute(
+                "document.dispatchEvent(new KeyboardEvent('keydown', {key: 'u', bubbles: true}));",
+                vec![],
+            )
+            .await
+            .unwrap();
+        moved(&client, Some(Some(&end))).await;
+        assert_eq!(position(&client).await.unwrap(), one_back);
+        assert_eq!(address_moves(&client).await, moves[..n - 1].join(","));
+
+        // The review of the whole game: the page's figures are the API's.
+        client.goto(&link).await.unwrap();
+        ready(&client).await;
+        assert!(
+            !review_by(&client, "review-game").await,
+            "{}",
+            text(&client, "review-status").await
+        );
+        let names = [
+            "data-ply",
+            "data-answer",
+            "data-value",
+            "data-played",
+            "data-loss",
+            "data-changed",
+        ];
+        let rows = data(&client, "#review-rows tr[data-ply]", &names).await;
+        assert_eq!(rows.len(), n);
+        for (row, ply) in rows.iter().zip(&plies) {
+            assert_eq!(row["data-ply"], attr(&ply["ply"]));
+            assert_eq!(row["data-answer"], ply["answer"]);
+            for key in ["value", "played", "loss", "changed"] {
+                assert_eq!(
+                    row[format!("data-{key}")],
+                    attr(&ply[key]),
+                    "ply {}: {key}",
+                    ply["ply"]
+                );
+            }
+        }
+        let losses = client
+            .execute(
+                "return [...document.querySelectorAll('#review-rows tr[data-ply] td.lost')] \
+                 .map((td) => td.textContent);",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let api_losses: Vec<String> = plies.iter().map(|p| p["loss"].to_string()).collect();
+        assert_eq!(losses, json!(api_losses));
+        let sides = data(
+            &client,
+            "#review-sides [data-side]",
+            &["data-side", "data-played", "data-lost"],
+        )
+        .await;
+        for (i, side) in sides.iter().enumerate() {
+            assert_eq!(side["data-side"], ["south", "north"][i]);
+            assert_eq!(side["data-played"], attr(&review["sides"][i]["played"]));
+            assert_eq!(side["data-lost"], attr(&review["sides"][i]["lost"]));
+        }
+
+        // The chart: a point a ply (all exact here), South's value after each; its markers.
+        let lines = data(
+            &client,
+            "#review-chart polyline",
+            &["points", "data-points"],
+        )
+        .await;
+        let points: usize = lines
+            .iter()
+            .map(|l| l["points"].as_str().unwrap().split_whitespace().count())
+            .sum();
+        assert_eq!(points, n, "{lines:?}");
+        let markers = data(
+            &client,
+            "#review-chart [data-ply]",
+            &[
+                "data-ply",
+                "data-value",
+                "data-loss",
+                "data-changed",
+                "class",
+            ],
+        )
+        .await;
+        assert_eq!(markers.len(), n);
+        for (marker, ply) in markers.iter().zip(&plies) {
+            let played = ply["played"].as_i64().unwrap();
+            let south = if ply["side"] == "south" {
+                played
+            } else {
+                -played
+            };
+            assert_eq!(
+                marker["data-value"],
+                json!(south.to_string()),
+                "ply {}",
+                ply["ply"]
+            );
+            assert_eq!(marker["data-loss"], attr(&ply["loss"]));
+            assert_eq!(marker["data-changed"], attr(&ply["changed"]));
+            let class = marker["class"].as_str().unwrap();
+            let expected = if ply["changed"] == true {
+                "blunder"
+            } else if ply["loss"].as_i64().unwrap() > 0 {
+                "mistake"
+            } else {
+                "point"
+            };
+            assert!(
+                class.split(' ').any(|c| c == expected),
+                "ply {}: {class}",
+                ply["ply"]
+            );
+        }
+
+        // A click on a marked ply shows the position before it, its moves valued as usual.
+        let marked = plies
+            .iter()
+            .find(|p| p["changed"] == true)
+            .or_else(|| plies.iter().find(|p| p["loss"].as_i64().unwrap() > 0))
+            .unwrap();
+        let k = usize::try_from(marked["ply"].as_u64().unwrap()).unwrap();
+        click_and_move(&client, &format!("#review-chart [data-ply='{k}']")).await;
+        assert_eq!(
+            position(&client).await.unwrap(),
+            marked["position"].as_str().unwrap()
+        );
+        assert_eq!(address_moves(&client).await, moves[..k - 1].join(","));
+        let listed = buttons(&client, "#moves button[data-move]").await;
+        assert_eq!(
+            listed[0].1,
+            marked["value"].to_string(),
+            "the best listed is the ply's value"
+        );
+        let played = listed.iter().find(|(m, _)| *m == moves[k - 1]).unwrap();
+        assert_eq!(played.1, marked["played"].to_string());
+        let now = data(&client, "#review-rows tr.now", &["data-ply"]).await;
+        assert_eq!(now, vec![json!({ "data-ply": k.to_string() })]);
+        // Back to the whole game; then the first ply from its row: the start.
+        client.back().await.unwrap();
+        moved(&client, Some(Some(marked["position"].as_str().unwrap()))).await;
+        assert_eq!(position(&client).await.unwrap(), end);
+        click_and_move(&client, "#review-rows tr[data-ply='1'] button").await;
+        assert_eq!(
+            position(&client).await.unwrap(),
+            plies[0]["position"].as_str().unwrap()
+        );
+        assert_eq!(address_moves(&client).await, "");
+
+        // A pasted text that is no game record: the pane says what is wrong, in a line.
+        let record = client.find(Locator::Id("record-text")).await.unwrap();
+        record.send_keys("[Game \"nonesuch\"] S1").await.unwrap();
+        assert!(review_by(&client, "review-paste").await);
+        let error = text(&client, "review-status").await;
+        assert!(!error.is_empty() && !error.contains('\n'), "{error}");
+
+        // Oware from above its tables: the plies beyond them have no number, on the chart or
+        // in the list, only the reason; the exact ones are drawn.
+        let options = format!(
+            "game=oware&rules=awari&pits=4&position={}",
+            OWARE_START.replace(' ', "%20")
+        );
+        let moves = game_into_tables(&app, &options).await;
+        client
+            .goto(&format!(
+                "http://{addr}/?{options}&moves={}",
+                moves.join(",")
+            ))
+            .await
+            .unwrap();
+        ready(&client).await;
+        assert!(
+            !review_by(&client, "review-game").await,
+            "{}",
+            text(&client, "review-status").await
+        );
+        let rows = data(&client, "#review-rows tr[data-ply]", &names).await;
+        let beyond = rows.iter().filter(|r| r["data-answer"] == "beyond").count();
+        assert!(beyond > 0 && beyond < rows.len(), "{rows:?}");
+        for row in rows.iter().filter(|r| r["data-answer"] == "beyond") {
+            assert_eq!(
+                (&row["data-value"], &row["data-loss"]),
+                (&Value::Null, &Value::Null),
+                "{row}"
+            );
+            // Its cells: the ply, the side, the move, and the reason (no value, played, loss).
+            let ply = row["data-ply"].as_str().unwrap();
+            let cells = client
+                .execute(
+                    "return [...document.querySelector(arguments[0]).cells] \
+                     .map((c) => c.textContent);",
+                    vec![json!(format!("#review-rows tr[data-ply='{ply}']"))],
+                )
+                .await
+                .unwrap();
+            assert_eq!(cells.as_array().unwrap().len(), 4, "{cells}");
+            assert!(
+                cells[3].as_str().unwrap().starts_with("no exact value: "),
+                "{cells}"
+            );
+        }
+        let lines = data(&client, "#review-chart polyline", &["points"]).await;
+        let points: usize = lines
+            .iter()
+            .map(|l| l["points"].as_str().unwrap().split_whitespace().count())
+            .sum();
+        assert_eq!(points, rows.len() - beyond);
+        let circles = data(&client, "#review-chart circle[data-ply]", &["data-ply"]).await;
+        assert_eq!(
+            circles.len(),
+            rows.len() - beyond,
+            "no point for a ply beyond the tables"
+        );
         client.close().await.unwrap();
     });
 }

@@ -1,0 +1,329 @@
+// The page's review pane (Kalah and Oware): a game reviewed against perfect play by
+// POST /api/v1/review, either the moves the address holds (from its start, as JSON) or a pasted
+// game record (as text/plain; where the answer carries `setup`, the game it describes becomes
+// the address). It draws the value after every ply from South's side as a line (a gap where a
+// ply has no exact value), each move that loses seeds marked and each that changes the result
+// marked red; a row a ply; each side's summary; and the record the answer gives, if any. A
+// click on a ply shows the position before it on the board (a history entry, as a move is).
+// Values are the mover's net seeds of those on the board, as the API gives them.
+//
+// Test hooks: #review's data-ready ("0" while a review is asked, "1" once its answer or error is
+// drawn), data-error ("1" after an error) and data-count (answers and errors drawn); data-ply,
+// data-answer, data-value, data-played, data-loss and data-changed on the chart's markers and
+// the table's rows (the chart's data-value is South's, the row's the mover's); data-points on
+// each polyline. Loaded before app.js, whose functions it calls once the page runs.
+"use strict";
+
+/** The review drawn: {address (the game and its start, or null), moves (strings), answer}. */
+let review = null;
+let reviewAsked = 0; // bumped by every request; a stale answer is dropped
+
+const SVG = "http://www.w3.org/2000/svg";
+
+/** The game and start an address names, as a string to compare. */
+function reviewKey(p) {
+  return gameParams(p).toString();
+}
+
+function reviewMessage(text, error) {
+  $("review-status").textContent = text;
+  $("review-status").className = error ? "error" : "";
+}
+
+/** Marks the pane busy (synchronously, so a test sees "0" once its click returns). */
+function reviewBusy() {
+  const pane = $("review");
+  pane.dataset.ready = "0";
+  pane.dataset.error = "0";
+  reviewMessage("Reviewing the game against perfect play …", false);
+  return ++reviewAsked;
+}
+
+function reviewDone(error) {
+  const pane = $("review");
+  pane.dataset.error = error ? "1" : "0";
+  pane.dataset.count = String(Number(pane.dataset.count || 0) + 1);
+  pane.dataset.ready = "1";
+}
+
+/** The review's answer for `body` (of content type `type`), asked again while the server is
+ * busy (503), a few times. */
+async function postReview(body, type) {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await answerOf(await fetch("/api/v1/review", {
+        method: "POST", headers: { "Content-Type": type }, body,
+      }));
+    } catch (e) {
+      if (!(e instanceof ApiError) || e.status !== 503 || tries >= 3) throw e;
+      reviewMessage(e.message + " …", false);
+      await sleep(1000 * Math.min(e.retryAfter, 5));
+    }
+  }
+}
+
+/** "Review the game": the moves the address holds, from its start. */
+async function reviewGame() {
+  const asked = reviewBusy();
+  const address = gameParams();
+  const moves = movesOf(params());
+  if (address.get("game") === "bao") {
+    reviewMessage("Bao has no tables to review a game with.", true);
+    reviewDone(true);
+    return;
+  }
+  if (!moves.length) {
+    reviewMessage("No moves to review: play a move first (the review is of the moves played from the start).", true);
+    reviewDone(true);
+    return;
+  }
+  const body = { game: address.get("game") };
+  for (const key of [...OPTIONS, "position"]) {
+    if (address.get(key)) body[key] = address.get(key);
+  }
+  body.moves = moves.map(Number);
+  try {
+    const answer = await postReview(JSON.stringify(body), "application/json");
+    if (asked !== reviewAsked) return;
+    review = { address, moves, answer };
+    reviewMessage("", false);
+    drawReview();
+    reviewDone(false);
+  } catch (e) {
+    if (asked !== reviewAsked) return;
+    reviewMessage(e.message, true);
+    reviewDone(true);
+  }
+}
+
+/** The address and moves of the game an answer's `setup` describes (its options flat, as the
+ * JSON request takes them, or under `options`). */
+async function setupAddress(setup) {
+  const flat = Object.assign({}, setup.options || {}, setup);
+  const p = new URLSearchParams({ game: String(flat.game) });
+  for (const key of OPTIONS) {
+    const v = flat[key];
+    if (v !== undefined && v !== null && typeof v !== "object") p.set(key, String(v));
+  }
+  const address = await startingAt(p, flat.position ? String(flat.position) : "");
+  const moves = Array.isArray(flat.moves) ? flat.moves.map(String)
+    : movesOf(new URLSearchParams({ moves: flat.moves ? String(flat.moves) : "" }));
+  return { address, moves };
+}
+
+/** "Review this record": the pasted text as it is, its game then shown on the board. */
+async function reviewRecord() {
+  const asked = reviewBusy();
+  const text = $("record-text").value;
+  if (!text.trim()) {
+    reviewMessage("Paste a game record first.", true);
+    reviewDone(true);
+    return;
+  }
+  try {
+    const answer = await postReview(text, "text/plain; charset=utf-8");
+    if (asked !== reviewAsked) return;
+    let game = { address: null, moves: null };
+    if (answer.setup) {
+      game = await setupAddress(answer.setup);
+      if (asked !== reviewAsked) return;
+    }
+    review = { address: game.address, moves: game.moves, answer };
+    reviewMessage(game.address ? "" : "The answer does not say which game it reviewed: its plies cannot be shown on the board.", false);
+    if (game.address) {
+      setParams(withMoves(game.address, game.moves), true);
+      render();
+    }
+    drawReview();
+    reviewDone(false);
+  } catch (e) {
+    if (asked !== reviewAsked) return;
+    reviewMessage(e.message, true);
+    reviewDone(true);
+  }
+}
+
+/** Shows the position before ply `k` of the game reviewed. */
+function showPly(k) {
+  if (!review || !review.address) return;
+  setParams(withMoves(review.address, review.moves.slice(0, k - 1)), true);
+  render();
+}
+
+/** The ply the board stands before (the game's length + 1 at its end), or null when the board
+ * is not in the game reviewed. */
+function plyShown() {
+  if (!review.address || reviewKey(params()) !== reviewKey(review.address)) return null;
+  const moves = movesOf(params());
+  const inGame = moves.length <= review.moves.length && moves.every((m, i) => m === review.moves[i]);
+  return inGame ? moves.length + 1 : null;
+}
+
+function sideLetter(side) {
+  return side === "south" ? "S" : "N";
+}
+
+/** `?` for a move that loses seeds, `??` for one that changes the result. */
+function mark(ply) {
+  return ply.answer !== "exact" ? "" : ply.changed ? "??" : ply.loss > 0 ? "?" : "";
+}
+
+function svg(tag, attrs, text) {
+  const e = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+/** The chart: the value after each ply for South (South's `played` where South moved, North's
+ * negated), one polyline a run of exact plies; a marker a ply. */
+function reviewChart(plies, at) {
+  const W = 640, H = 190, L = 40, R = 12, T = 14, B = 24;
+  const n = plies.length;
+  const south = (ply) => (ply.side === "south" ? ply.played : -ply.played);
+  const exact = plies.filter((ply) => ply.answer === "exact");
+  const top = Math.max(1, ...exact.map((ply) => Math.abs(south(ply))));
+  const x = (k) => L + (n <= 1 ? (W - L - R) / 2 : ((k - 1) * (W - L - R)) / (n - 1));
+  const y = (v) => T + ((H - T - B) / 2) * (1 - v / top);
+  const round = (v) => Math.round(v * 10) / 10;
+  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": "the value after each ply for South" });
+  chart.append(
+    svg("line", { class: "axis", x1: L, x2: W - R, y1: y(0), y2: y(0) }),
+    svg("text", { x: L - 4, y: y(top) + 4, "text-anchor": "end" }, signed(top)),
+    svg("text", { x: L - 4, y: y(0) + 4, "text-anchor": "end" }, "0"),
+    svg("text", { x: L - 4, y: y(-top) + 4, "text-anchor": "end" }, signed(-top)),
+    svg("text", { x: x(1), y: H - 6, "text-anchor": "middle" }, "1"),
+    svg("text", { x: L + 4, y: T - 3, class: "caption" }, "South ahead ↑  North ahead ↓"),
+  );
+  if (n > 1) chart.append(svg("text", { x: x(n), y: H - 6, "text-anchor": "middle" }, String(n)));
+  if (at !== null && at <= n) {
+    chart.append(svg("line", { class: "now", x1: x(at), x2: x(at), y1: T, y2: H - B }));
+  }
+  let run = [];
+  const flush = () => {
+    if (run.length) {
+      chart.append(svg("polyline", { points: run.join(" "), "data-points": run.length }));
+    }
+    run = [];
+  };
+  for (const ply of plies) {
+    if (ply.answer === "exact") run.push(`${round(x(ply.ply))},${round(y(south(ply)))}`);
+    else flush();
+  }
+  flush();
+  for (const ply of plies) {
+    const name = sideLetter(ply.side) + ply.move;
+    let marker;
+    if (ply.answer === "exact") {
+      const cls = ply.changed ? "blunder" : ply.loss > 0 ? "mistake" : "point";
+      marker = svg("circle", {
+        class: cls, cx: round(x(ply.ply)), cy: round(y(south(ply))),
+        r: cls === "blunder" ? 6 : cls === "mistake" ? 5 : 3,
+        "data-answer": "exact", "data-value": south(ply), "data-played": ply.played,
+        "data-loss": ply.loss, "data-changed": ply.changed ? "1" : "0",
+      });
+      marker.append(svg("title", {}, `ply ${ply.ply}: ${name}, ${signed(south(ply))} for South` +
+        (ply.loss > 0 ? `; loses ${ply.loss} ${mark(ply)}` : "")));
+    } else {
+      marker = svg("rect", {
+        class: "beyond", x: round(x(ply.ply) - 3), y: H - B + 3, width: 6, height: 6,
+        "data-answer": ply.answer, "data-changed": "0",
+      });
+      marker.append(svg("title", {}, `ply ${ply.ply}: ${name}, no exact value (${ply.reason})`));
+    }
+    marker.dataset.ply = String(ply.ply);
+    if (ply.ply === at) marker.classList.add("now");
+    marker.addEventListener("click", () => showPly(ply.ply));
+    chart.append(marker);
+  }
+  return chart;
+}
+
+/** A row a ply: its values, or for a ply beyond reach "no exact value" and why, never a number. */
+function reviewRow(ply, at) {
+  const tr = el("tr", ply.answer !== "exact" ? "beyond" : ply.changed ? "blunder" : ply.loss > 0 ? "mistake" : "");
+  if (ply.ply === at) tr.classList.add("now");
+  tr.dataset.ply = String(ply.ply);
+  tr.dataset.answer = ply.answer;
+  const letter = sideLetter(ply.side);
+  const button = el("button", "ply", String(ply.ply));
+  button.type = "button";
+  button.title = `show the position before ply ${ply.ply}`;
+  const first = el("td");
+  first.append(button);
+  tr.append(first, el("td", "", capital(ply.side)), el("td", "mv", letter + ply.move));
+  if (ply.answer === "exact") {
+    tr.dataset.value = String(ply.value);
+    tr.dataset.played = String(ply.played);
+    tr.dataset.loss = String(ply.loss);
+    tr.dataset.changed = ply.changed ? "1" : "0";
+    tr.append(el("td", "num", signed(ply.value)), el("td", "num", signed(ply.played)),
+      el("td", "mv", ply.best.map((b) => letter + b).join(" ")), el("td", "num lost", String(ply.loss)),
+      el("td", "mark", mark(ply)),
+      el("td", "", ply.changed ? `${ply.result} → ${ply.result_after}` : ply.result));
+  } else {
+    tr.dataset.changed = "0";
+    const td = el("td", "reason", `no exact value: ${ply.reason}`);
+    td.colSpan = 6;
+    tr.append(td);
+  }
+  tr.addEventListener("click", () => showPly(ply.ply));
+  return tr;
+}
+
+/** One side's summary in a sentence. */
+function reviewSide(name, s) {
+  const p = el("p", "summary");
+  p.dataset.side = name;
+  for (const key of ["played", "exact", "kept", "lost"]) p.dataset[key] = String(s[key]);
+  const without = s.played - s.exact;
+  p.textContent = `${capital(name)}: ${s.played} move${s.played === 1 ? "" : "s"}` +
+    (without ? `, ${without} without an exact value` : "") +
+    `; ${s.kept} of ${s.exact} kept the value; ${s.lost} seed${s.lost === 1 ? "" : "s"} lost in all; ` +
+    (s.first_change ? `the result first changed at ply ${s.first_change}.` : "the result never changed.");
+  return p;
+}
+
+/** Where the board stands in the game reviewed, in a line. */
+function reviewAt(plies, at) {
+  const p = $("review-at");
+  if (at === null) {
+    p.textContent = review.address ? "The board is not in the game reviewed." : "";
+    delete p.dataset.ply;
+    return;
+  }
+  p.dataset.ply = String(at);
+  const ply = plies[at - 1];
+  if (!ply) {
+    p.textContent = `The end of the game reviewed (after ply ${plies.length}).`;
+    return;
+  }
+  const name = sideLetter(ply.side) + ply.move;
+  p.textContent = ply.answer === "exact"
+    ? `Before ply ${at}: ${capital(ply.side)} played ${name}, value ${signed(ply.played)} against ` +
+      `${signed(ply.value)} for the best (${ply.best.map((b) => sideLetter(ply.side) + b).join(" ")}); ` +
+      `loss ${ply.loss}${mark(ply) ? " " + mark(ply) : ""}.`
+    : `Before ply ${at}: ${capital(ply.side)} played ${name}; no exact value: ${ply.reason}.`;
+}
+
+/** The pane as the address and the review stand: hidden for Bao; the review shown while the
+ * board is in its game (or when its game is unknown). */
+function drawReview() {
+  $("review").hidden = gameParams().get("game") === "bao";
+  const result = $("review-result");
+  const shown = review !== null && (review.address === null || reviewKey(params()) === reviewKey(review.address));
+  result.hidden = !shown;
+  if (!shown) return;
+  const answer = review.answer;
+  const plies = answer.plies;
+  const at = plyShown();
+  $("review-title").textContent = `${plies.length} pl${plies.length === 1 ? "y" : "ies"} reviewed` +
+    (answer.tables ? ` (tables ${answer.tables})` : "") + ".";
+  $("review-chart").replaceChildren(reviewChart(plies, at));
+  $("review-rows").replaceChildren(...plies.map((ply) => reviewRow(ply, at)));
+  $("review-sides").replaceChildren(...["south", "north"].map((name, i) => reviewSide(name, answer.sides[i])));
+  reviewAt(plies, at);
+  $("review-record-box").hidden = typeof answer.record !== "string";
+  $("review-record").textContent = typeof answer.record === "string" ? answer.record : "";
+}
