@@ -964,6 +964,31 @@ fn the_address_holds_the_game_and_the_review_charts_it() {
         let error = text(&client, "review-status").await;
         assert!(!error.is_empty() && !error.contains('\n'), "{error}");
 
+        // The record the API wrote back, pasted: the address holds its game and every move,
+        // the board its end, and the rows are the API's figures again.
+        record.clear().await.unwrap();
+        record
+            .send_keys(review["record"].as_str().unwrap())
+            .await
+            .unwrap();
+        assert!(
+            !review_by(&client, "review-paste").await,
+            "{}",
+            text(&client, "review-status").await
+        );
+        assert_eq!(address_moves(&client).await, moves.join(","));
+        assert_eq!(position(&client).await.unwrap(), end);
+        let again = data(
+            &client,
+            "#review-rows tr[data-ply]",
+            &["data-ply", "data-loss"],
+        )
+        .await;
+        assert_eq!(again.len(), n);
+        for (row, ply) in again.iter().zip(&plies) {
+            assert_eq!(row["data-loss"], attr(&ply["loss"]), "ply {}", ply["ply"]);
+        }
+
         // Oware from above its tables: the plies beyond them have no number, on the chart or
         // in the list, only the reason; the exact ones are drawn.
         let options = format!(
