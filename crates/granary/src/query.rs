@@ -188,6 +188,21 @@ impl Tablebase {
     /// # Errors
     /// As [`Tablebase::query_within`].
     pub fn query_reached(&self, game: &Mancala, reach: Reach) -> Result<Query, Error> {
+        self.query_searching(game, reach, None)
+    }
+
+    /// [`Tablebase::query_reached`], a search asked of `searcher` where one is given (a
+    /// review's plies share one, and so its transposition table: each position's search starts
+    /// from what the one before it found), else of a search of its own.
+    ///
+    /// # Errors
+    /// As [`Tablebase::query_within`].
+    pub(crate) fn query_searching(
+        &self,
+        game: &Mancala,
+        reach: Reach,
+        searcher: Option<&crate::solve::Oracle<'_>>,
+    ) -> Result<Query, Error> {
         let kind = game.kind();
         let layer = self
             .tables(kind)
@@ -197,6 +212,10 @@ impl Tablebase {
             // Something that is not a table file where the position's layer belongs: what is
             // wrong with it, not a search around it.
             _ if layer.exists() && !layer.is_file() => Ok(self.query(game)?),
+            Reach::Search { .. } if let Some(oracle) = searcher => {
+                let solution = oracle.solve(&game.position, true, &())?;
+                Ok(searched_query(game, &solution))
+            }
             Reach::Search { horizon, seconds } => {
                 self.search(game, horizon, default_hash_mib(Some(seconds)), None)
             }
@@ -266,27 +285,8 @@ impl Tablebase {
         hash_mib: usize,
         threads: Option<usize>,
     ) -> Result<Query, Error> {
-        let kind = game.kind();
-        let pos = &game.position;
         let solution = self.searched(game, horizon, hash_mib, threads, true)?;
-        let rules = kind.engine();
-        let moves = crate::solve::exact_moves(&solution)
-            .iter()
-            .map(|r| MoveValue {
-                pit: r.lane + 1,
-                value: r.value,
-                position: format_position(&rules.play(pos, r.lane), kind.pits),
-            })
-            .collect();
-        Ok(Query::new(
-            kind,
-            pos,
-            solution.value,
-            moves,
-            &solution.pv,
-            PvEnd::GameOver,
-            Source::Search,
-        ))
+        Ok(searched_query(game, &solution))
     }
 
     /// A solve of `game`'s position over layers `0..=horizon` present (nothing is built), every
@@ -303,6 +303,25 @@ impl Tablebase {
         all_moves: bool,
     ) -> Result<granary_search::Solution, Error> {
         let seeds = game.position.board.seeds(game.variant.pits);
+        let prepared =
+            self.prepare_search(game.variant, seeds, horizon, hash_mib, threads, all_moves)?;
+        Ok(crate::solve::Oracle::new(&prepared)?.solve(&game.position, all_moves, &())?)
+    }
+
+    /// The tables (layers `0..=horizon` present, nothing built) and the plan of searches of
+    /// positions of up to `seeds` seeds of `variant`, for an [`crate::solve::Oracle`].
+    ///
+    /// # Errors
+    /// As [`Tablebase::search`].
+    pub(crate) fn prepare_search(
+        &self,
+        variant: granary_rules::Variant,
+        seeds: u32,
+        horizon: Option<u32>,
+        hash_mib: usize,
+        threads: Option<usize>,
+        all_moves: bool,
+    ) -> Result<crate::solve::Prepared, Error> {
         let settings = crate::solve::Settings {
             tables: horizon.map_or(crate::TableChoice::None, crate::TableChoice::Seeds),
             hash_mib: Some(hash_mib),
@@ -311,8 +330,7 @@ impl Tablebase {
             in_memory: Some(false),
             ..crate::solve::Settings::default()
         };
-        let prepared = crate::solve::prepare(self, game.variant, seeds, &settings, &())?;
-        Ok(crate::solve::Oracle::new(&prepared)?.solve(&game.position, all_moves, &())?)
+        crate::solve::prepare(self, variant, seeds, &settings, &())
     }
 
     /// What the tables say of `game`'s position: its value, every move's, a principal variation.
@@ -358,6 +376,30 @@ impl Tablebase {
         }
         query(&set, &kind.engine(), pos)
     }
+}
+
+/// The answer a search's `solution` (every move exact) gives for `game`'s position.
+fn searched_query(game: &Mancala, solution: &granary_search::Solution) -> Query {
+    let kind = game.kind();
+    let pos = &game.position;
+    let rules = kind.engine();
+    let moves = crate::solve::exact_moves(solution)
+        .iter()
+        .map(|r| MoveValue {
+            pit: r.lane + 1,
+            value: r.value,
+            position: format_position(&rules.play(pos, r.lane), kind.pits),
+        })
+        .collect();
+    Query::new(
+        kind,
+        pos,
+        solution.value,
+        moves,
+        &solution.pv,
+        PvEnd::GameOver,
+        Source::Search,
+    )
 }
 
 #[cfg(test)]

@@ -60,28 +60,63 @@ impl Tablebase {
     ) -> Result<Review, ReviewError> {
         let kind = game.kind();
         let positions = replay(game, moves)?;
+        let here = |position: Position| Mancala {
+            variant: game.variant,
+            position,
+        };
+        let failed = |ply: usize, source: crate::Error| ReviewError::Answer {
+            ply,
+            pit: moves[ply - 1],
+            source: Box::new(source),
+        };
+        let reaches = positions[..moves.len()]
+            .iter()
+            .enumerate()
+            .map(|(i, &p)| {
+                self.reach(&here(p), limit)
+                    .map_err(|e| failed(i + 1, e.into()))
+            })
+            .collect::<Result<Vec<Reach>, ReviewError>>()?;
+        // The plies to search share one search, and so its transposition table: the search of
+        // a ply has found every move of the one before it exact, the move played among them.
+        let searches = reaches.iter().enumerate().filter_map(|(i, r)| match r {
+            Reach::Search { horizon, seconds } => Some((i, *horizon, *seconds)),
+            _ => None,
+        });
+        let (mut first, mut horizon, mut seconds) = (None, None, 0.0_f64);
+        for (i, h, s) in searches {
+            first.get_or_insert(i);
+            horizon = h;
+            seconds = seconds.max(s);
+        }
+        let prepared = first
+            .map(|i| {
+                let seeds = positions[i].board.seeds(kind.pits);
+                let hash = crate::plan::default_hash_mib(Some(seconds));
+                self.prepare_search(game.variant, seeds, horizon, hash, None, true)
+                    .map_err(|e| failed(i + 1, e))
+            })
+            .transpose()?;
+        let searcher = match (&prepared, first) {
+            (Some(p), Some(i)) => {
+                Some(crate::solve::Oracle::new(p).map_err(|e| failed(i + 1, e.into()))?)
+            }
+            _ => None,
+        };
         let mut plies = Vec::with_capacity(moves.len());
         let mut sides = [SideSummary::default(), SideSummary::default()];
         let mut previous: Option<Played> = None;
-        for (i, (&pit, &before)) in moves.iter().zip(&positions).enumerate() {
+        for (i, ((&pit, &before), reach)) in moves.iter().zip(&positions).zip(reaches).enumerate() {
             let ply = i + 1;
-            let here = Mancala {
-                variant: game.variant,
-                position: before,
-            };
-            let failed = |source: crate::Error| ReviewError::Answer {
-                ply,
-                pit,
-                source: Box::new(source),
-            };
-            let reach = self.reach(&here, limit).map_err(|e| failed(e.into()))?;
             let verdict = if let Reach::Beyond(why) = reach {
                 previous = None;
                 Verdict::Beyond {
                     reason: why.to_string(),
                 }
             } else {
-                let answer = self.query_reached(&here, reach).map_err(failed)?;
+                let answer = self
+                    .query_searching(&here(before), reach, searcher.as_ref())
+                    .map_err(|e| failed(ply, e))?;
                 if let Some(played) = previous.take() {
                     // `before` is the position after the previous ply's move.
                     let (gain, again) = positions[i - 1].move_gain(&before);
