@@ -14,8 +14,8 @@ use crate::tt::{Entry, hash};
 
 /// Enhanced transposition cutoffs on nodes with more than the tables' horizon plus this many
 /// seeds. Nearer the tables, probing every child's bucket costs more than the small subtrees it
-/// saves, with every node loading its children's buckets as it does ([`Solver::children`])
-/// (the margins measured: docs/benchmarks.md). Table children are read at every node (an
+/// saves, with every node that does not cut on its table children loading its children's
+/// buckets ([`Solver::prefetch_buckets`]) (the margins measured: docs/benchmarks.md). Table children are read at every node (an
 /// exact value, and the read is the child's whole search).
 pub(super) const ETC_MARGIN: u32 = 10;
 
@@ -71,10 +71,10 @@ impl<'t, R: Rules> Solver<'t, R> {
             self.count_live(1);
         }
         // The search is bound by memory latency: making the children starts every load the
-        // cutoffs need at once (their table entries or buckets).
+        // cutoffs need at once (their table entries, and far from the tables their buckets).
         self.tt.prefetch(h);
         let mut children = ArrayVec::new();
-        self.children(pos, &mut children, true);
+        self.children(pos, &mut children, seeds > self.etc_above);
         let node = match self.prepare(pos, h, alpha, beta, &mut children) {
             Ok(node) => node,
             Err(v) => return v,
@@ -215,6 +215,10 @@ impl<'t, R: Rules> Solver<'t, R> {
                 }
                 child.at_most = at_most;
             }
+        }
+        if !etc {
+            // The table children did not cut: the children to be searched start loading.
+            self.prefetch_buckets(children);
         }
         let order = Self::order(children, tt_move);
         Ok(Node {

@@ -122,9 +122,9 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// 656 bytes cost a `memcpy` a node), with their table entries and, if `buckets`, their
     /// transposition-table buckets loading.
     ///
-    /// The search asks for the buckets at every node, though it reads them before any child is
-    /// searched only more than `ETC_MARGIN` seeds above the tables: a child it enters finds its
-    /// bucket loaded (measured: docs/benchmarks.md).
+    /// The search asks for the buckets here only more than `ETC_MARGIN` seeds above the tables,
+    /// where it reads them before any child is searched; nearer the tables it asks for them
+    /// once the table children have not cut the node ([`Solver::prefetch_buckets`]).
     pub(super) fn children(&self, pos: &Position, out: &mut ArrayVec<Child, 8>, buckets: bool) {
         out.clear();
         for lane in self.rules.legal_moves(pos).iter() {
@@ -138,6 +138,19 @@ impl<'t, R: Rules> Solver<'t, R> {
                 gain,
                 again,
             });
+        }
+    }
+
+    /// Starts loading the buckets of the children beyond the tables, so that a child the search
+    /// enters finds its bucket loaded. A node near the tables asks for them after its table
+    /// children's cutoff test: a third of the nodes end there, and their children's buckets
+    /// would be loaded for nothing (measured: docs/benchmarks.md).
+    #[inline]
+    pub(super) fn prefetch_buckets(&self, children: &[Child]) {
+        for child in children {
+            if let Key::Hash(h) = child.key {
+                self.tt.prefetch(h);
+            }
         }
     }
 
