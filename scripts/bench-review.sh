@@ -65,7 +65,7 @@ plies = len(r["plies"])
 exact = sum(p["answer"] == "exact" for p in r["plies"])
 searched = sum(p.get("source") == "search" for p in r["plies"])
 print(f"{name}: {plies} plies ({exact} exact, {searched} of them searched, {plies - exact} beyond); "
-      f"review {median:.3f} s median of [{times}] s, {plies / median:.0f} plies/s, "
+      f"review {median:.3f} s median of [{times}] s, {plies / median:.3g} plies/s, "
       f"{1000 * median / plies:.2f} ms a ply")
 ' "$name" "$median" "${times[*]}"
 }
@@ -89,7 +89,7 @@ record "$out/oware-6-3.txt" "$moves" oware awari 3
 moves=$(draw 200 200 "${oware[@]}" --seeds 2)
 record "$out/oware-6-2.txt" "$moves" oware awari 2
 
-echo "$(date -u +%F), $(git rev-parse --short HEAD), $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | xargs), $(nproc) cores; $bin"
+echo "$(date -u +%F), $(git rev-parse --short HEAD), $(lscpu | sed -n 's/^Model name: *//p') family $(lscpu | sed -n 's/^CPU family: *//p') model $(lscpu | sed -n 's/^Model: *//p'), $(nproc) cores; $bin"
 bench "Kalah(6,4) standard, 60 plies, tables to 20" "$out/kalah-6-4.txt"
 bench "Oware(6,3) awari, to its end, tables 0..=24" "$out/oware-6-3.txt"
 bench "Oware(6,2) awari, 200 plies, tables 0..=24" "$out/oware-6-2.txt"
