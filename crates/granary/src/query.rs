@@ -234,17 +234,38 @@ impl Tablebase {
     /// # Errors
     /// A saved cost model that cannot be read.
     pub fn reach(&self, game: &Mancala, limit: f64) -> Result<Reach, SolveError> {
-        let kind = game.kind();
+        let mut reaches = self.reaches(game.variant, &[game.position], limit)?;
+        Ok(reaches.remove(0))
+    }
+
+    /// [`Tablebase::reach`] of each of `positions` of `variant`, the cost model read and the
+    /// tables present looked up once for all of them (a review's plies).
+    ///
+    /// # Errors
+    /// As [`Tablebase::reach`].
+    pub fn reaches(
+        &self,
+        variant: granary_rules::Variant,
+        positions: &[Position],
+        limit: f64,
+    ) -> Result<Vec<Reach>, SolveError> {
+        let kind = crate::table_kind(variant);
         let model = CostModel::load()?;
         let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-        Ok(reach(
-            kind,
-            game.position.board.seeds(kind.pits),
-            self.complete_up_to(kind),
-            limit,
-            &model,
-            cores,
-        ))
+        let present = self.complete_up_to(kind);
+        Ok(positions
+            .iter()
+            .map(|p| {
+                reach(
+                    kind,
+                    p.board.seeds(kind.pits),
+                    present,
+                    limit,
+                    &model,
+                    cores,
+                )
+            })
+            .collect())
     }
 
     /// What answers `game`'s position on this machine, given the tables present, in a clause

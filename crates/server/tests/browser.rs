@@ -76,8 +76,9 @@ fn chromedriver() -> Option<Driver> {
     })
 }
 
-/// A headless Chromium session of `driver`, at a desktop width.
-async fn session(driver: &Driver) -> Client {
+/// A headless Chromium driven by `driver`, at a desktop width; chromedriver is polled until it
+/// accepts the connection (it listens a moment after it starts), within 30 s.
+async fn browser(driver: &Driver) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
@@ -344,7 +345,7 @@ fn the_page_lists_moves_and_plays_a_click_in_every_game() {
         config.max_searches = 1;
         let state = granary_server::state(&config);
         let addr = serve(&state).await;
-        let client = session(&driver).await;
+        let client = browser(&driver).await;
 
         // Kalah: the best listed move, then a step of the principal variation, undo by key,
         // the best move by key, and a position typed in.
@@ -743,7 +744,7 @@ fn the_address_holds_the_game_and_the_review_charts_it() {
         let state = granary_server::state(&granary_server::Config::new(dir.path().to_path_buf()));
         let addr = serve(&state).await;
         let app = granary_server::app(Arc::clone(&state));
-        let client = session(&driver).await;
+        let client = browser(&driver).await;
         let options = "game=kalah&rules=standard&pits=3&seeds=3";
 
         // The game, and its review answered by the API itself: it has a move that loses seeds.

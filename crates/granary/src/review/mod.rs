@@ -69,14 +69,14 @@ impl Tablebase {
             pit: moves[ply - 1],
             source: Box::new(source),
         };
-        let reaches = positions[..moves.len()]
-            .iter()
-            .enumerate()
-            .map(|(i, &p)| {
-                self.reach(&here(p), limit)
-                    .map_err(|e| failed(i + 1, e.into()))
-            })
-            .collect::<Result<Vec<Reach>, ReviewError>>()?;
+        // Read once for every ply (the cost model, the tables present); a fault is the first
+        // ply's.
+        let reaches = if moves.is_empty() {
+            Vec::new()
+        } else {
+            self.reaches(game.variant, &positions[..moves.len()], limit)
+                .map_err(|e| failed(1, e.into()))?
+        };
         // The plies to search share one search, and so its transposition table: the search of
         // a ply has found every move of the one before it exact, the move played among them.
         let searches = reaches.iter().enumerate().filter_map(|(i, r)| match r {
