@@ -1,7 +1,12 @@
 //! What one random update of a work byte costs, alone: 10^8 updates at random positions of an
-//! array on huge pages, as the phases make them (prefetched in batches, then changed), and the
-//! same bucketed by region first (each region's updates applied together), which would keep
-//! the TLB and caches warm. Compare with the builder's CPU time a parent (`docs/benchmarks.md`).
+//! array on huge pages, as the phases make them (prefetched in batches, then changed); the same
+//! bucketed by region first (a region's list applied whenever it holds [`BUCKET`] updates),
+//! which would keep the TLB and caches warm; and the same as one round (every update's offset
+//! written into its region's bucket first, then the regions applied one after the other, each
+//! bucket's updates prefetched in batches as above), the layout of a propagation by rounds:
+//! several updates a cache line of a region while it is in the caches. The round's time is
+//! printed with the part of it that writes the buckets. Compare with the builder's CPU time a
+//! parent (`docs/benchmarks.md`).
 //!
 //! `cargo run --release -p granary-retrograde --example random_updates -- [MiB] [region bits]
 //! [threads]` (defaults 3072, 20 and 1): with several threads, the updates at once are shared
@@ -79,11 +84,41 @@ fn main() {
         bucket.clear();
     }
     let bucketed = started.elapsed().as_secs_f64();
+    let mask = (1usize << region_bits) - 1;
+    // The buckets' memory written once before the round timed, as a builder would reuse it.
+    let mut round: Vec<Vec<u32>> = (0..regions)
+        .map(|_| Vec::with_capacity(UPDATES / regions + UPDATES / regions / 4 + 16))
+        .collect();
+    let fill = |round: &mut Vec<Vec<u32>>| {
+        for &i in &positions {
+            round[i >> region_bits].push((i & mask) as u32);
+        }
+    };
+    fill(&mut round);
+    round.iter_mut().for_each(Vec::clear);
+    let started = Instant::now();
+    fill(&mut round);
+    let filled = started.elapsed().as_secs_f64();
+    for (r, bucket) in round.iter().enumerate() {
+        let region = &cells[r << region_bits..((r + 1) << region_bits).min(len)];
+        for chunk in bucket.chunks(BATCH) {
+            for &o in chunk {
+                granary_tables::prefetch(&region[o as usize]);
+            }
+            for &o in chunk {
+                update(&region[o as usize]);
+            }
+        }
+    }
+    let by_round = started.elapsed().as_secs_f64();
     let ns = |s: f64| s / UPDATES as f64 * 1e9;
     println!(
-        "{mib} MiB on huge pages: {:.1} ns an update at once on {threads} thread(s) (CPU time; prefetched {BATCH} at a time), {:.1} ns bucketed by {} KiB region on one",
+        "{mib} MiB on huge pages: {:.1} ns an update at once on {threads} thread(s) (CPU time; prefetched {BATCH} at a time), {:.1} ns bucketed by {} KiB region on one, {:.1} ns as one round in buckets of that region ({:.1} updates a cache line; {:.1} ns of it writing the buckets)",
         ns(at_once),
         ns(bucketed),
-        (1usize << region_bits) >> 10
+        (1usize << region_bits) >> 10,
+        ns(by_round),
+        (UPDATES * 64) as f64 / len as f64,
+        ns(filled)
     );
 }
