@@ -63,12 +63,20 @@ fn chromedriver() -> Option<Driver> {
         return None;
     }
     let port = free_port();
-    let child = Command::new("chromedriver")
+    let mut child = Command::new("chromedriver")
         .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
+        .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .unwrap();
+    // Ready once it says it listens; the rest of its output drained so that it never blocks.
+    let mut lines = std::io::BufRead::lines(std::io::BufReader::new(child.stdout.take().unwrap()));
+    let ready = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .any(|line| line.contains("started successfully"));
+    assert!(ready, "chromedriver ended without saying it listens");
+    std::thread::spawn(move || lines.for_each(drop));
     Some(Driver {
         child,
         port,
@@ -76,8 +84,8 @@ fn chromedriver() -> Option<Driver> {
     })
 }
 
-/// A headless Chromium driven by `driver`, at a desktop width; chromedriver is polled until it
-/// accepts the connection (it listens a moment after it starts), within 30 s.
+/// A headless Chromium driven by `driver` (listening: [`chromedriver`] waits for it), at a
+/// desktop width.
 async fn browser(driver: &Driver) -> Client {
     let mut caps = serde_json::Map::new();
     caps.insert(
@@ -92,18 +100,11 @@ async fn browser(driver: &Driver) -> Client {
         }),
     );
     let webdriver = format!("http://127.0.0.1:{}", driver.port);
-    let started = Instant::now();
-    loop {
-        match ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
-            .capabilities(caps.clone())
-            .connect(&webdriver)
-            .await
-        {
-            Ok(client) => return client,
-            Err(e) if started.elapsed() > Duration::from_secs(30) => panic!("chromedriver: {e}"),
-            Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
-        }
-    }
+    ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new())
+        .capabilities(caps)
+        .connect(&webdriver)
+        .await
+        .unwrap_or_else(|e| panic!("chromedriver: {e}"))
 }
 
 /// `state`'s application served on a free port: its address.
