@@ -36,8 +36,30 @@ enum FirstMove {
 
 /// The kernel of every first pass (at random, in tiles, by owners): lane `lane` of position
 /// `pos` of layer `n`, played once if it is legal ([`Rules::play_if_legal`]).
+///
+/// A sowing that puts no seed in a store and that the rules can tell from its last seed
+/// captures nothing and is legal ([`Rules::quiet_sowing`]: most Oware moves) stays in the layer
+/// without being played (builds with debug assertions play it anyway and compare).
 #[inline]
 fn first_move<R: Rules>(rules: &R, pos: &Position, lane: usize, n: u32) -> Option<FirstMove> {
+    let seeds = pos.board.pit(lane);
+    if seeds == 0 {
+        return None;
+    }
+    let sowing = rules.sow_table().get(lane, seeds);
+    if sowing.store == 0 {
+        let sown = Board(pos.board.cleared(lane).0 + sowing.add);
+        if let Some(quiet) = rules.quiet_sowing(pos, lane, sown, usize::from(sowing.last)) {
+            debug_assert_eq!(
+                quiet,
+                rules
+                    .play_if_legal(pos, lane)
+                    .is_some_and(|child| child.board.seeds(rules.pits()) == n),
+                "{pos:?} lane {lane}"
+            );
+            return quiet.then_some(FirstMove::Within);
+        }
+    }
     let child = rules.play_if_legal(pos, lane)?;
     let seeds = child.board.seeds(rules.pits());
     if seeds == n {
