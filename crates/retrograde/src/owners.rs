@@ -14,7 +14,7 @@
 //! The first pass takes each rank's positions in chunks of at most [`ROUND`] positions, one chunk
 //! a rank a round; the rounds go on while any rank has a chunk left (a rank with none still
 //! answers). In a round, a rank
-//! 1. plays every move of its chunk: a move within the layer is counted (the work byte), a
+//! 1. takes every move of its chunk: a move within the layer is counted (the work byte), a
 //!    finished game's value becomes the position's best exit (its value byte), and a move out
 //!    of the layer becomes a *lookup* `(layer, entry)` for the entry's owner, with a *ledger*
 //!    line `(position, gain, whether the mover moves again)` kept in the same order;
@@ -23,7 +23,7 @@
 //! 3. gets the answers in a second exchange and sets each position's best exit to the best of
 //!    its ledger lines.
 //!
-//! Every move of every position is played once, so each position ends the pass with the count
+//! Every move of every position is taken once, so each position ends the pass with the count
 //! and best exit of the pass in rank order: the values do not depend on the number of ranks.
 //!
 //! # Wire format

@@ -7,9 +7,10 @@
 //! - `owners`: a distributed build's ranks ask each lower-layer entry of the rank that holds it
 //!   ([`crate::owners`]).
 //!
-//! All three play a position's moves through one kernel, [`first_move`] (each legal move
-//! played once), and value an exit by [`granary_rules::exit_value`]: the same counts and best
-//! exits whichever reads the lower layers.
+//! All three take a position's moves through one kernel, [`first_move`] (each legal move once:
+//! played, or counted where the rules can tell from its last seed that it stays in the layer),
+//! and value an exit by [`granary_rules::exit_value`]: the same counts and best exits whichever
+//! reads the lower layers.
 
 use std::sync::atomic::Ordering::Relaxed;
 
@@ -35,11 +36,12 @@ enum FirstMove {
 }
 
 /// The kernel of every first pass (at random, in tiles, by owners): lane `lane` of position
-/// `pos` of layer `n`, played once if it is legal ([`Rules::play_if_legal`]).
+/// `pos` of layer `n`, if it is a legal move.
 ///
-/// A sowing that puts no seed in a store and that the rules can tell from its last seed
-/// captures nothing and is legal ([`Rules::quiet_sowing`]: most Oware moves) stays in the layer
-/// without being played (builds with debug assertions play it anyway and compare).
+/// A sowing that puts no seed in a store, and that the rules can tell from its last seed
+/// captures nothing and is legal ([`Rules::quiet_sowing`]: most Oware moves), stays in the layer
+/// and is not played (builds with debug assertions play it anyway and compare); any other move
+/// is played ([`Rules::play_if_legal`]).
 #[inline]
 fn first_move<R: Rules>(rules: &R, pos: &Position, lane: usize, n: u32) -> Option<FirstMove> {
     let seeds = pos.board.pit(lane);
