@@ -3,13 +3,14 @@
 //!
 //! Seen from the player who moved (`x` = the child turned round), a move that stays in the layer
 //! sowed `k` seeds from an origin lane `i`, which is now empty, and added the sowing table's
-//! `add(i, k)` to the board. So every parent is `x - add(i, k) + k at lane i` for an empty lane `i`
-//! and a `k` whose increments `x` can pay for, with no seed sown into a store. `add(i, k)` grows
-//! lane by lane with `k`, so `k` stops at the first count `x` cannot pay. Each candidate is then
-//! confirmed by playing the move forward (legality, no capture, same child), so the rules live in
-//! one place: the forward move generator; where the rules can tell from the last seed that a
-//! sowing captures nothing and is legal ([`Rules::quiet_sowing`]), the move is not played (builds
-//! with debug assertions play it anyway and compare).
+//! `add(i, k)` to the board. So every parent is `x - add(i, k) + k at lane i` (one subtraction of
+//! the table's `delta`, `granary_rules::sowing`) for an empty lane `i` and a `k` whose increments
+//! `x` can pay for, with no seed sown into a store. `add(i, k)` grows lane by lane with `k`, so `k`
+//! stops at the first count `x` cannot pay. Each candidate is then confirmed by playing the move
+//! forward (legality, no capture, same child), so the rules live in one place: the forward move
+//! generator; where the rules can tell from the last seed that a sowing captures nothing and is
+//! legal ([`Rules::quiet_sowing`]), the move is not played (builds with debug assertions play it
+//! anyway and compare).
 
 use granary_index::LayerIndex;
 use granary_rules::{Board, Position, Rules, Side};
@@ -54,7 +55,7 @@ pub fn for_each_parent<R: Rules>(
             if sowing.store != 0 || !covers(x.0, sowing.add, high) {
                 break;
             }
-            let board = Board(x.0 - sowing.add + (u128::from(k) << (8 * origin)));
+            let board = Board(x.0.wrapping_sub(sowing.delta));
             if index.reduced() && !has_empty_opponent_pit(board, m) {
                 continue;
             }

@@ -50,7 +50,7 @@ fn first_move<R: Rules>(rules: &R, pos: &Position, lane: usize, n: u32) -> Optio
     }
     let sowing = rules.sow_table().get(lane, seeds);
     if sowing.store == 0 {
-        let sown = Board(pos.board.cleared(lane).0 + sowing.add);
+        let sown = Board(pos.board.0.wrapping_add(sowing.delta));
         if let Some(quiet) = rules.quiet_sowing(pos, lane, sown, usize::from(sowing.last)) {
             debug_assert_eq!(
                 quiet,
