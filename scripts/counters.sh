@@ -18,7 +18,8 @@
 # node), inlined code under the function it is inlined into. BIN=<granary binary> counts another
 # binary (an older commit's) over the same tables. Table directories go under
 # ${BENCH_DIR:-/tmp/granary-bench}. Under cachegrind a run takes 50-100 times its native time:
-# about 5 minutes for layer 17, 1 minute for the search.
+# about 5 minutes for layer 17, 1 to 2 minutes for the search. LL is a power of two (cachegrind
+# simulates it 16-way, with 64-byte lines).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mode=${1:-build}
@@ -34,7 +35,7 @@ if [ -z "${BIN:-}" ]; then
 fi
 
 # counts OUT UNIT N: the totals of cachegrind's file OUT divided by N (positions or nodes), then
-# its functions by instructions.
+# the instructions by source file and function.
 counts() {
   local out=$1 unit=$2 n=$3
   awk -v n="$n" -v unit="$unit" '
