@@ -44,23 +44,21 @@ enum FirstMove {
 /// is played ([`Rules::play_if_legal`]).
 #[inline]
 fn first_move<R: Rules>(rules: &R, pos: &Position, lane: usize, n: u32) -> Option<FirstMove> {
-    let seeds = pos.board.pit(lane);
-    if seeds == 0 {
+    if pos.board.pit(lane) == 0 {
         return None;
     }
-    let sowing = rules.sow_table().get(lane, seeds);
-    if sowing.store == 0 {
-        let sown = Board(pos.board.0.wrapping_add(sowing.delta));
-        if let Some(quiet) = rules.quiet_sowing(pos, lane, sown, usize::from(sowing.last)) {
-            debug_assert_eq!(
-                quiet,
-                rules
-                    .play_if_legal(pos, lane)
-                    .is_some_and(|child| child.board.seeds(rules.pits()) == n),
-                "{pos:?} lane {lane}"
-            );
-            return quiet.then_some(FirstMove::Within);
-        }
+    let (sown, sowing) = rules.sow_table().sow(pos.board, lane);
+    if sowing.store == 0
+        && let Some(quiet) = rules.quiet_sowing(pos, lane, sown, usize::from(sowing.last))
+    {
+        debug_assert_eq!(
+            quiet,
+            rules
+                .play_if_legal(pos, lane)
+                .is_some_and(|child| child.board.seeds(rules.pits()) == n),
+            "{pos:?} lane {lane}"
+        );
+        return quiet.then_some(FirstMove::Within);
     }
     let child = rules.play_if_legal(pos, lane)?;
     let seeds = child.board.seeds(rules.pits());
