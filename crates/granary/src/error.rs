@@ -234,6 +234,9 @@ pub enum SolveError {
     /// No memory for the search's hash table (the message says how much it asked for).
     #[error("{0}")]
     Memory(String),
+    /// The caller cancelled the search ([`granary_search::Cancel`]).
+    #[error("the search was cancelled")]
+    Cancelled,
 }
 
 impl From<granary_search::SolverError> for SolveError {
@@ -242,6 +245,7 @@ impl From<granary_search::SolverError> for SolveError {
             granary_search::SolverError::Table(e) => SolveError::Table(e),
             granary_search::SolverError::Journal(e) => SolveError::Journal(e),
             e @ granary_search::SolverError::Memory { .. } => SolveError::Memory(e.to_string()),
+            granary_search::SolverError::Cancelled => SolveError::Cancelled,
         }
     }
 }

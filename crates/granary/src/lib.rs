@@ -121,6 +121,7 @@ pub use granary_retrograde::{
     DiskTraffic, LayerLine, LayerReport, Peers, PhaseCounts, ProcessCost, Solo, SweepReport,
     Traffic,
 };
+pub use granary_search::Cancel;
 pub use journal::{JournalSettings, JournalSummary};
 pub use machine::Machine;
 pub use observer::{Event, Observer};
@@ -129,7 +130,7 @@ pub use plan::{TableChoice, TablePlan};
 pub use query::{MoveValue, PvEnd, Query, Source};
 pub use recheck::{Recheck, Rechecked, recheck};
 pub use record::{GameRecord, RecordError};
-pub use review::{Review, ReviewError};
+pub use review::{Review, ReviewError, Watch};
 pub use solve::{ExactMove, Oracle, RootValue, Settings, SolveReport, plan, prepare, solve};
 pub use tablebase::{Tablebase, build_command};
 pub use worth::Worth;

@@ -159,6 +159,15 @@ impl<'t> Oracle<'t> {
         })
     }
 
+    /// Makes `cancel` the request that stops this oracle's searches
+    /// ([`granary_search::Solver::set_cancel`]); an oracle that reads tables answers at once
+    /// and has none to stop.
+    pub fn set_cancel(&mut self, cancel: crate::Cancel) {
+        if let Oracle::Search(solver) = self {
+            solver.set_cancel(cancel);
+        }
+    }
+
     /// Solves `pos`: its value, root moves (all exact with `all_moves`), a principal variation.
     ///
     /// # Errors

@@ -42,6 +42,8 @@ pub trait Solve: Send + Sync + Debug {
     fn check_bound(&self, board: granary_rules::Board, lower: i32, upper: i32) -> (bool, u64);
     /// [`Solver::live_nodes`].
     fn live_nodes(&self) -> u64;
+    /// [`Solver::set_cancel`].
+    fn set_cancel(&mut self, cancel: crate::Cancel);
     /// [`Solver::set_remote`].
     fn set_remote(&mut self, remote: Arc<dyn crate::Remote>, job_margin: u32);
     /// [`Solver::job`].
@@ -82,6 +84,9 @@ impl<R: Rules + Send + Sync + Debug> Solve for Solver<'_, R> {
     }
     fn live_nodes(&self) -> u64 {
         Solver::live_nodes(self)
+    }
+    fn set_cancel(&mut self, cancel: crate::Cancel) {
+        Solver::set_cancel(self, cancel);
     }
     fn set_remote(&mut self, remote: Arc<dyn crate::Remote>, job_margin: u32) {
         Solver::set_remote(self, remote, job_margin);

@@ -11,17 +11,20 @@
 //!   (Young Brothers Wait), jobs for other processes, the first guess, and the root driver
 //!   (MTD(f), solves);
 //! - [`kalah`]: the solver a front end holds, compiled for a 6-pit board where it has one;
+//! - [`cancel`]: a request to stop a search, from another thread;
 //! - [`journal`]: the solve journal, the proven bounds of a long solve kept on disk so that a
 //!   solve resumes after its process ends.
 //!
 //! Search is for games without repetition (Kalah): a transposition table is exact there. Oware
 //! positions can repeat; its values come from retrograde tables, which are exact on cycles.
 
+pub mod cancel;
 pub mod journal;
 pub mod kalah;
 pub mod solver;
 pub mod tt;
 
+pub use cancel::Cancel;
 pub use journal::{Contents, Journal, JournalError};
 pub use kalah::{Solve, kalah_solver};
 pub use solver::{JOB_DEPTH, Progress, Remote, Remoted, Solution, Solver, SolverError, job_margin};

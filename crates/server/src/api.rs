@@ -7,12 +7,7 @@
 //! - `GET /api/v1/query?game=&rules=&pits=&position=`: value, final score, every move with its
 //!   value, the final score and result it leads to and its resulting position, principal
 //!   variation (Kalah, Oware); Kalah positions beyond the tables are searched ([`crate::search`]);
-//! - `POST /api/v1/review` (a JSON object: `game`, the options and `position` as query takes
-//!   them, and `moves`, an array of pits or Bao's moves; or, as `text/plain`, a game record,
-//!   `docs/notation.md`): the game reviewed move by move against perfect play
-//!   ([`granary::Review`]), with `setup` (the game in full: every option, the start, the moves)
-//!   and `record` (the game as a record, the review in its comments); at most [`MAX_PLIES`]
-//!   moves in a body of at most [`MAX_BODY`] bytes;
+//! - `POST /api/v1/review` and `/api/v1/jobs/{id}`: see [`crate::review`] and [`crate::jobs`];
 //! - `GET /api/v1/show?game=&position=&moves=`: the position after moves, as data;
 //! - `GET /api/v1/bao/move?position=&ms=` (and Bao's options): the engine's move;
 //! - `GET /api/v1/bao/hint?position=` (and Bao's options): every legal move with the engine's
@@ -22,14 +17,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State as Shared};
-use axum::http::{HeaderMap, StatusCode, Uri, header};
-use granary::game::GameMove;
+use axum::http::{StatusCode, Uri};
 use granary::outcome::{final_stores, result_word};
 use granary::plan::Reach;
-use granary::{AnyGame, GameName, GameRecord, Mancala, Query, Seeds, Side};
+use granary::{GameName, Mancala, Query, Seeds, Side};
 use serde_json::{Value, json};
 
 use crate::State;
@@ -71,7 +63,6 @@ pub fn routes() -> Vec<Route> {
     vec![
         Route::get("/api/v1/variants", variants),
         Route::get("/api/v1/query", query),
-        Route::post("/api/v1/review", review).body_limit(MAX_BODY),
         Route::get("/api/v1/show", show),
         Route::get("/api/v1/bao/move", bao_move),
         Route::get("/api/v1/bao/hint", bao_hint),
@@ -232,105 +223,6 @@ pub fn described(game: &Mancala, query: &Query) -> Result<Value, ApiError> {
     }
     value["pv_steps"] = json!(steps);
     Ok(value)
-}
-
-/// Most moves a review takes.
-pub const MAX_PLIES: usize = 1000;
-/// Largest review body, bytes; a larger one is 413.
-pub const MAX_BODY: usize = 64 * 1024;
-
-/// A game reviewed against perfect play, each position answered as query answers it: from the
-/// tables, or (Kalah) searched where the cost model expects at most the server's search limit;
-/// a ply beyond that is `beyond`, with its reason. Seeds on the board never grow in a game, so
-/// a game whose start reads the tables reads them at every ply: small work; a Kalah game that
-/// starts above its tables may search: among the searches. Either way within the request's time.
-async fn review(
-    Shared(state): Shared<Arc<State>>,
-    headers: HeaderMap,
-    body: Result<Bytes, BytesRejection>,
-) -> Answer {
-    let body = body.map_err(|e| {
-        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
-            ApiError::new(
-                e.status(),
-                format!("the body is larger than {} KiB", MAX_BODY / 1024),
-            )
-        } else {
-            ApiError::new(e.status(), e.body_text())
-        }
-    })?;
-    let plain = headers
-        .get(header::CONTENT_TYPE)
-        .and_then(|v| v.to_str().ok())
-        .is_some_and(|v| v.trim_start().starts_with("text/plain"));
-    let record = if plain {
-        let text = std::str::from_utf8(&body)
-            .map_err(|_| ApiError::bad("the record is not UTF-8 text"))?;
-        GameRecord::read(text).map_err(|e| ApiError::bad(format!("record: {e}")))?
-    } else {
-        json_record(&body)?
-    };
-    if record.moves().len() > MAX_PLIES {
-        return Err(ApiError::bad(format!(
-            "the game has {} moves; a review takes at most {MAX_PLIES}",
-            record.moves().len()
-        )));
-    }
-    let pool = match record.game() {
-        AnyGame::Mancala(mancala) => {
-            let present = state.tablebase.complete_up_to(mancala.kind());
-            match state.solved.reach(mancala, present) {
-                Reach::Tables => &state.small,
-                _ if record.game().name() == GameName::Kalah => &state.searches,
-                _ => &state.small,
-            }
-        }
-        AnyGame::Bao(..) => &state.small,
-    };
-    blocking_json(&state, pool, move |s| {
-        Ok(s.tablebase.review_record(&record, s.solved.limit)?)
-    })
-    .await
-}
-
-/// The game of a JSON review body: `game`, the options and `position` as query takes them,
-/// and `moves` (pits, or Bao's moves as written).
-fn json_record(body: &[u8]) -> Result<GameRecord, ApiError> {
-    let mut body: Value = serde_json::from_slice(body)
-        .map_err(|e| ApiError::bad(format!("the body is not JSON: {e}")))?;
-    let object = body
-        .as_object_mut()
-        .ok_or_else(|| ApiError::bad("the body is not a JSON object"))?;
-    let moves = object
-        .remove("moves")
-        .ok_or_else(|| ApiError::bad("'moves' is missing: an array of pits"))?;
-    let moves = Params::json_moves(&moves).map_err(ApiError::bad)?;
-    if moves.len() > MAX_PLIES {
-        return Err(ApiError::bad(format!(
-            "the game has {} moves; a review takes at most {MAX_PLIES}",
-            moves.len()
-        )));
-    }
-    let params = Params::from_json(object).map_err(ApiError::bad)?;
-    let game = params.game().map_err(ApiError::bad)?;
-    if params.get("ms").is_some() {
-        return Err(ApiError::bad("review takes no 'ms'"));
-    }
-    let setup = params.setup().map_err(ApiError::bad)?;
-    let moves: Vec<GameMove> = if game == GameName::Bao {
-        moves.into_iter().map(GameMove::Bao).collect()
-    } else {
-        granary::game::parse_pits(&moves)?
-            .into_iter()
-            .map(GameMove::Pit)
-            .collect()
-    };
-    Ok(GameRecord::new(
-        game,
-        &setup,
-        params.get("position"),
-        &moves,
-    )?)
 }
 
 async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {

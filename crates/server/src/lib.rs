@@ -1,7 +1,9 @@
 //! `granary serve`: perfect play on the web, over the `granary` library.
 //!
-//! - [`api`]: the JSON API under `/api/v1/` (variants, query, review, show, Bao's engine
-//!   move);
+//! - [`api`]: the JSON API under `/api/v1/` (variants, query, show, Bao's engine move);
+//! - [`review`]: a game reviewed against perfect play, as a job;
+//! - [`jobs`]: long answers as jobs a client follows and may cancel;
+//! - [`kept`]: answers kept for later requests, bounded;
 //! - [`error`]: the API's error answer, `{"error": "..."}` with its status;
 //! - [`params`]: query strings checked into the library's [`granary::Setup`], every fault a 400;
 //! - [`pool`]: bounded pools of work off the async runtime, each with its own queue;
@@ -26,10 +28,13 @@
 
 pub mod api;
 pub mod error;
+pub mod jobs;
+pub mod kept;
 pub mod openapi;
 pub mod page;
 pub mod params;
 pub mod pool;
+pub mod review;
 pub mod route;
 pub mod search;
 pub mod tables;
@@ -64,12 +69,19 @@ pub struct Config {
     pub search_seconds: f64,
     /// Searched answers kept for later requests.
     pub cache_entries: usize,
+    /// Long answers (reviews) queued or running at once; more are answered 503.
+    pub max_jobs: usize,
+    /// A job nobody has asked about for this long is cancelled; a finished one is forgotten.
+    pub job_idle: Duration,
+    /// Finished reviews kept for later requests.
+    pub reviews_kept: usize,
 }
 
 impl Config {
     /// Defaults: 127.0.0.1:8080, one search a core, two small pieces of work a core, 1,024
     /// waiting in each queue, 10 s a request, searches estimated at up to 60 s, 4,096 searched
-    /// answers kept.
+    /// answers kept, 32 jobs queued or running, cancelled after 60 s unasked about, 256
+    /// reviews kept.
     #[must_use]
     pub fn new(dir: PathBuf) -> Config {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
@@ -82,6 +94,9 @@ impl Config {
             timeout: Duration::from_secs(10),
             search_seconds: 60.0,
             cache_entries: 4096,
+            max_jobs: 32,
+            job_idle: Duration::from_secs(60),
+            reviews_kept: 256,
         }
     }
 }
@@ -97,6 +112,8 @@ pub struct State {
     pub timeout: Duration,
     /// Searches beyond the tables, and their answers.
     pub solved: search::Searches,
+    /// Long answers (reviews) as jobs, and the reviews they finished.
+    pub jobs: jobs::Jobs,
     /// What a proof search proves of each Bao rule set's start (JSON; `null` if nothing).
     pub start_proofs: std::sync::Mutex<std::collections::HashMap<String, serde_json::Value>>,
 }
@@ -117,6 +134,13 @@ pub fn state(config: &Config) -> Arc<State> {
         small: Pool::new(config.max_small, config.max_queue, Threads::Blocking),
         timeout: config.timeout,
         solved: search::Searches::new(config.cache_entries, config.search_seconds, model, cores),
+        jobs: jobs::Jobs::new(
+            jobs::Limits {
+                max_jobs: config.max_jobs,
+                idle: config.job_idle,
+            },
+            config.reviews_kept,
+        ),
         start_proofs: std::sync::Mutex::new(std::collections::HashMap::new()),
     })
 }
@@ -130,10 +154,16 @@ pub fn router(config: &Config) -> Router {
 /// what the API's description ([`openapi`]) names.
 #[must_use]
 pub fn api_routes() -> Vec<route::Route> {
-    [api::routes(), tables::routes(), openapi::routes()]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        api::routes(),
+        review::routes(),
+        jobs::routes(),
+        tables::routes(),
+        openapi::routes(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// The application over `state`.
@@ -153,11 +183,22 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
     ready(listener.local_addr()?);
     let state = state(&config);
     tokio::spawn(warm(Arc::clone(&state)));
+    tokio::spawn(sweep(Arc::clone(&state)));
     axum::serve(listener, app(state))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
+}
+
+/// Cancels the jobs nobody asks about any more, and forgets the finished ones, once a second
+/// ([`jobs::Jobs::sweep`]).
+pub async fn sweep(state: Arc<State>) {
+    let mut every = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        every.tick().await;
+        state.jobs.sweep(std::time::Instant::now());
+    }
 }
 
 /// Searches the page's opening position (Kalah(6,4), the default rules) if the tables do not

@@ -95,6 +95,12 @@ impl Pool {
         }
     }
 
+    /// A slot, however long it takes (a job's, which waits as queued and is bounded by the
+    /// jobs a server holds, not by this pool's queue); `None` if the server is shutting down.
+    pub async fn queued_slot(&self) -> Option<OwnedSemaphorePermit> {
+        Arc::clone(&self.slots).acquire_owned().await.ok()
+    }
+
     /// Starts `work`, which holds `slot` until it ends (even once nobody awaits its value).
     ///
     /// # Errors

@@ -9,7 +9,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::handler::Handler;
 use axum::http::Method;
-use axum::routing::{MethodRouter, get, post};
+use axum::routing::{MethodRouter, delete, get, post};
 
 use crate::State;
 
@@ -37,6 +37,15 @@ impl Route {
             method: Method::POST,
             path,
             handler: post(handler),
+        }
+    }
+
+    /// `DELETE path`, answered by `handler`.
+    pub fn delete<H: Handler<T, Arc<State>>, T: 'static>(path: &'static str, handler: H) -> Route {
+        Route {
+            method: Method::DELETE,
+            path,
+            handler: delete(handler),
         }
     }
 

@@ -8,7 +8,7 @@
 //! answer, so that asking again shortly gets it at once (the request is answered 503 with
 //! `Retry-After` meanwhile).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -17,44 +17,15 @@ use granary::{Mancala, Query};
 use tokio::sync::watch;
 
 use crate::error::ApiError;
+use crate::kept::Kept;
 
 /// What a search ends with, shared by every request waiting for it.
 pub type Outcome = Result<Arc<Query>, ApiError>;
 
-/// Finished answers, the oldest dropped first once `capacity` are kept.
-#[derive(Debug)]
-struct Cache {
-    capacity: usize,
-    answers: HashMap<String, Arc<Query>>,
-    order: VecDeque<String>,
-}
-
-impl Cache {
-    fn get(&self, key: &str) -> Option<Arc<Query>> {
-        self.answers.get(key).cloned()
-    }
-
-    fn insert(&mut self, key: String, answer: Arc<Query>) {
-        if self.capacity == 0 || self.answers.contains_key(&key) {
-            return;
-        }
-        while self.answers.len() >= self.capacity {
-            match self.order.pop_front() {
-                Some(old) => {
-                    self.answers.remove(&old);
-                }
-                None => break,
-            }
-        }
-        self.order.push_back(key.clone());
-        self.answers.insert(key, answer);
-    }
-}
-
 /// The searches of one server: answers kept, searches running.
 #[derive(Debug)]
 pub struct Searches {
-    cache: Mutex<Cache>,
+    cache: Mutex<Kept<Arc<Query>>>,
     running: Mutex<HashMap<String, watch::Receiver<Option<Outcome>>>>,
     /// Searches started since the server began.
     started: AtomicUsize,
@@ -91,11 +62,7 @@ impl Searches {
     #[must_use]
     pub fn new(capacity: usize, limit: f64, model: CostModel, cores: usize) -> Searches {
         Searches {
-            cache: Mutex::new(Cache {
-                capacity,
-                answers: HashMap::new(),
-                order: VecDeque::new(),
-            }),
+            cache: Mutex::new(Kept::new(capacity)),
             running: Mutex::new(HashMap::new()),
             started: AtomicUsize::new(0),
             model,
@@ -130,6 +97,14 @@ impl Searches {
         let kind = game.kind();
         let seeds = game.position.board.seeds(kind.pits);
         granary::plan::reach(kind, seeds, present, self.limit, &self.model, self.cores)
+    }
+
+    /// Keeps `answer`, found for `game`'s position by other work (a review's search).
+    pub fn keep(&self, game: &Mancala, answer: Arc<Query>) {
+        self.cache
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(Searches::key(game), answer);
     }
 
     /// Kept, running, or to be started by the caller, for a position [`Searches::reach`] sends
@@ -190,7 +165,6 @@ impl Searches {
         self.cache
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .answers
             .len()
     }
 }
@@ -209,53 +183,4 @@ pub fn search(
 ) -> Result<Query, granary::Error> {
     let hash_mib = granary::plan::default_hash_mib(Some(estimate));
     tablebase.search(game, horizon, hash_mib, None)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn answer(n: i32) -> Arc<Query> {
-        Arc::new(Query {
-            tables: "kalah-4-standard-owner".into(),
-            position: format!("answer {n}"),
-            to_move: "south",
-            seeds_on_board: 0,
-            value: n,
-            final_stores: [granary::Seeds(0), granary::Seeds(0)],
-            result: "draw",
-            moves: Vec::new(),
-            best: Vec::new(),
-            pv: Vec::new(),
-            pv_end: granary::PvEnd::GameOver,
-            source: granary::Source::Search,
-        })
-    }
-
-    #[test]
-    fn the_cache_keeps_at_most_its_capacity_dropping_the_oldest() {
-        let mut cache = Cache {
-            capacity: 2,
-            answers: HashMap::new(),
-            order: VecDeque::new(),
-        };
-        for n in 0..3 {
-            cache.insert(format!("k{n}"), answer(n));
-        }
-        assert_eq!(cache.answers.len(), 2);
-        assert!(cache.get("k0").is_none());
-        assert_eq!(cache.get("k1").unwrap().value, 1);
-        assert_eq!(cache.get("k2").unwrap().value, 2);
-        // A key kept already is not added twice.
-        cache.insert("k2".into(), answer(9));
-        assert_eq!((cache.answers.len(), cache.order.len()), (2, 2));
-        assert_eq!(cache.get("k2").unwrap().value, 2);
-        let mut none = Cache {
-            capacity: 0,
-            answers: HashMap::new(),
-            order: VecDeque::new(),
-        };
-        none.insert("k".into(), answer(0));
-        assert!(none.get("k").is_none());
-    }
 }

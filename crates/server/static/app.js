@@ -169,12 +169,14 @@ function pit(name, seeds, move, extra) {
 
 // The query, asked again while the server is still searching (503 with Retry-After).
 async function queryWithPatience(p, gen) {
+  const began = Date.now();
   for (let tries = 0; ; tries++) {
     try {
       return await api("/api/v1/query", p);
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 503 || tries > 60 || gen !== generation) throw e;
-      $("verdict").textContent = e.message + " …";
+      const waited = Math.round((Date.now() - began) / 1000);
+      $("verdict").textContent = `${e.message} (waited ${waited} s so far) …`;
       await sleep(1000 * Math.min(e.retryAfter, 5));
       if (gen !== generation) throw e;
     }
@@ -595,6 +597,7 @@ async function main() {
   });
   $("review-game").addEventListener("click", reviewGame);
   $("review-paste").addEventListener("click", reviewRecord);
+  $("review-cancel").addEventListener("click", cancelReview);
   window.addEventListener("popstate", render);
   setParams(params(), false); // this entry's depth, kept over a reload
   await render();

@@ -1,14 +1,20 @@
 // The page's review pane (Kalah and Oware): a game reviewed against perfect play by
 // POST /api/v1/review, either the moves the address holds (from its start, as JSON) or a pasted
 // game record (as text/plain; where the answer carries `setup`, the game it describes becomes
-// the address). It draws the value after every ply from South's side as a line (a gap where a
+// the address). A review not kept from before runs as a job on the server (asked with
+// `Prefer: respond-async`): the pane follows it (GET /api/v1/jobs/{id}?since=version, which
+// answers as soon as the job changes), shows the plies done of the total and the time taken,
+// draws each ply's row and chart point as it comes, and has a button that cancels the job
+// (DELETE). Nothing is asked again blind: a refusal is shown as the server words it. It draws the value after every ply from South's side as a line (a gap where a
 // ply has no exact value), each move that loses seeds marked and each that changes the result
 // marked red; a row a ply; each side's summary; and the record the answer gives, if any. A
 // click on a ply shows the position before it on the board (a history entry, as a move is).
 // Values are the mover's net seeds of those on the board, as the API gives them.
 //
 // Test hooks: #review's data-ready ("0" while a review is asked, "1" once its answer or error is
-// drawn), data-error ("1" after an error) and data-count (answers and errors drawn); data-ply,
+// drawn), data-error ("1" after an error), data-count (answers and errors drawn), data-done and
+// data-total (plies reviewed of the game's, while its job runs and after) and data-job (the
+// job followed, "" once it has ended); data-ply,
 // data-answer, data-value, data-played, data-loss and data-changed on the chart's markers and
 // the table's rows (the chart's data-value is South's, the row's the mover's); data-points on
 // each polyline. Loaded before app.js, whose functions it calls once the page runs.
@@ -17,6 +23,7 @@
 /** The review drawn: {address (the game and its start, or null), moves (strings), answer}. */
 let review = null;
 let reviewAsked = 0; // bumped by every request; a stale answer is dropped
+let reviewJob = null; // the job followed: {id, asked}
 
 const SVG = "http://www.w3.org/2000/svg";
 
@@ -46,20 +53,75 @@ function reviewDone(error) {
   pane.dataset.ready = "1";
 }
 
-/** The review's answer for `body` (of content type `type`), asked again while the server is
- * busy (503), a few times. */
-async function postReview(body, type) {
-  for (let tries = 0; ; tries++) {
-    try {
-      return await answerOf(await fetch("/api/v1/review", {
-        method: "POST", headers: { "Content-Type": type }, body,
-      }));
-    } catch (e) {
-      if (!(e instanceof ApiError) || e.status !== 503 || tries >= 3) throw e;
-      reviewMessage(e.message + " …", false);
-      await sleep(1000 * Math.min(e.retryAfter, 5));
+/** Shows a job's progress: plies done of the total, and the seconds it has taken. */
+function reviewProgress(report) {
+  const pane = $("review");
+  pane.dataset.done = String(report.done);
+  pane.dataset.total = String(report.total);
+  $("review-progress").hidden = false;
+  $("review-bar").max = Math.max(1, report.total);
+  $("review-bar").value = report.done;
+  const seconds = `${report.seconds.toFixed(1)} s`;
+  $("review-done").textContent = report.state === "queued"
+    ? `waiting for a free search slot (${seconds})`
+    : `${report.done} of ${report.total} pl${report.total === 1 ? "y" : "ies"} reviewed, ${seconds}`;
+}
+
+function reviewFollowed(job) {
+  reviewJob = job;
+  $("review").dataset.job = job ? job.id : "";
+  $("review-cancel").hidden = !job;
+  if (!job) $("review-progress").hidden = true;
+}
+
+/** The review's answer for `body` (of content type `type`): at once if the server keeps it, else
+ * its job followed to its end, `partial(report)` told each time plies are added. */
+async function postReview(body, type, asked, partial) {
+  const response = await fetch("/api/v1/review", {
+    method: "POST", headers: { "Content-Type": type, "Prefer": "respond-async" }, body,
+  });
+  if (response.status !== 202) return answerOf(response);
+  let report = await answerOf(response);
+  const job = { id: report.id, asked };
+  reviewFollowed(job);
+  try {
+    for (;;) {
+      if (asked !== reviewAsked || reviewJob !== job) return null;
+      reviewProgress(report);
+      if (report.plies.length) partial(report);
+      if (report.state === "done") return report.result;
+      if (report.state === "failed") throw new ApiError(report.error, report.status || 500, 1);
+      if (report.state === "cancelled") {
+        throw new ApiError(`The review was ${report.error || "cancelled"}, after ` +
+          `${report.done} of ${report.total} plies.`, 0, 1);
+      }
+      report = await answerOf(await fetch(`/api/v1/jobs/${report.id}?since=${report.version}`));
     }
+  } finally {
+    if (reviewJob === job) reviewFollowed(null);
   }
+}
+
+/** "Cancel": the job followed is cancelled on the server, its rows so far kept. */
+async function cancelReview() {
+  const job = reviewJob;
+  if (!job) return;
+  $("review-cancel").disabled = true;
+  try {
+    await answerOf(await fetch(`/api/v1/jobs/${job.id}`, { method: "DELETE" }));
+  } catch (e) {
+    reviewMessage(e.message, true);
+  } finally {
+    $("review-cancel").disabled = false;
+  }
+}
+
+/** A job's plies so far, drawn as a review of the whole game (its chart spans every ply). */
+function partialReview(address, moves) {
+  return (report) => {
+    review = { address, moves, answer: { plies: report.plies, total: report.total, partial: true } };
+    drawReview();
+  };
 }
 
 /** "Review the game": the moves the address holds, from its start. */
@@ -83,8 +145,9 @@ async function reviewGame() {
   }
   body.moves = moves.map(Number);
   try {
-    const answer = await postReview(JSON.stringify(body), "application/json");
-    if (asked !== reviewAsked) return;
+    const answer = await postReview(JSON.stringify(body), "application/json", asked,
+      partialReview(address, moves));
+    if (asked !== reviewAsked || answer === null) return;
     review = { address, moves, answer };
     reviewMessage("", false);
     drawReview();
@@ -121,8 +184,11 @@ async function reviewRecord() {
     return;
   }
   try {
-    const answer = await postReview(text, "text/plain; charset=utf-8");
-    if (asked !== reviewAsked) return;
+    const answer = await postReview(text, "text/plain; charset=utf-8", asked, (report) => {
+      review = { address: null, moves: null, answer: { plies: report.plies, total: report.total, partial: true } };
+      drawReview();
+    });
+    if (asked !== reviewAsked || answer === null) return;
     let game = { address: null, moves: null };
     if (answer.setup) {
       game = await setupAddress(answer.setup);
@@ -177,9 +243,9 @@ function svg(tag, attrs, text) {
 
 /** The chart: the value after each ply for South (South's `played` where South moved, North's
  * negated), one polyline a run of exact plies; a marker a ply. */
-function reviewChart(plies, at) {
+function reviewChart(plies, at, total) {
   const W = 640, H = 190, L = 40, R = 12, T = 14, B = 24;
-  const n = plies.length;
+  const n = Math.max(plies.length, total || 0);
   const south = (ply) => (ply.side === "south" ? ply.played : -ply.played);
   const exact = plies.filter((ply) => ply.answer === "exact");
   const top = Math.max(1, ...exact.map((ply) => Math.abs(south(ply))));
@@ -318,11 +384,14 @@ function drawReview() {
   const answer = review.answer;
   const plies = answer.plies;
   const at = plyShown();
-  $("review-title").textContent = `${plies.length} pl${plies.length === 1 ? "y" : "ies"} reviewed` +
-    (answer.tables ? ` (tables ${answer.tables})` : "") + ".";
-  $("review-chart").replaceChildren(reviewChart(plies, at));
+  $("review-title").textContent = answer.partial
+    ? `${plies.length} of ${answer.total} plies reviewed so far …`
+    : `${plies.length} pl${plies.length === 1 ? "y" : "ies"} reviewed` +
+      (answer.tables ? ` (tables ${answer.tables})` : "") + ".";
+  $("review-chart").replaceChildren(reviewChart(plies, at, answer.total));
   $("review-rows").replaceChildren(...plies.map((ply) => reviewRow(ply, at)));
-  $("review-sides").replaceChildren(...["south", "north"].map((name, i) => reviewSide(name, answer.sides[i])));
+  $("review-sides").replaceChildren(...(answer.sides
+    ? ["south", "north"].map((name, i) => reviewSide(name, answer.sides[i])) : []));
   reviewAt(plies, at);
   $("review-record-box").hidden = typeof answer.record !== "string";
   $("review-record").textContent = typeof answer.record === "string" ? answer.record : "";

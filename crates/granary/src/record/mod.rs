@@ -429,7 +429,7 @@ pub struct RecordReview {
 
 impl crate::Tablebase {
     /// Reviews `record`'s moves ([`crate::Tablebase::review_game`], searches estimated at up
-    /// to `limit` seconds) and writes the review back into it.
+    /// to `limit` seconds, each ply told to `watch`) and writes the review back into it.
     ///
     /// # Errors
     /// As [`crate::Tablebase::review_game`].
@@ -437,8 +437,9 @@ impl crate::Tablebase {
         &self,
         record: &GameRecord,
         limit: f64,
+        watch: &dyn crate::review::Watch,
     ) -> Result<RecordReview, crate::ReviewError> {
-        let review = self.review_game(&record.game, &record.game_moves(), limit)?;
+        let review = self.review_game(&record.game, &record.game_moves(), limit, watch)?;
         Ok(RecordReview {
             setup: record.described(),
             record: record.with_review(&review).to_string(),

@@ -35,6 +35,14 @@ pub enum ReviewError {
         #[source]
         source: Box<Error>,
     },
+    /// The review was cancelled ([`crate::review::Watch::cancel`]) before ply `ply` was
+    /// answered: the plies before it were reported as they were answered, nothing after.
+    #[error("the review was cancelled at ply {ply}, {done} of {total} plies reviewed")]
+    Cancelled {
+        ply: usize,
+        done: usize,
+        total: usize,
+    },
     /// The answer for the position before the move gives the move no value (every legal move
     /// has one in a sound answer).
     #[error(

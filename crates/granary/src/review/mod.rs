@@ -13,19 +13,27 @@
 //! A Bao game reviews too ([`Tablebase::review_game`]): Bao has no tables, so every ply is
 //! [`Verdict::Beyond`] and says so.
 //!
+//! A review is long work where its positions are searched (a Kalah game above its tables): a
+//! [`Watch`] hears each ply as it is answered, may cancel the review (its searches stop), and
+//! may hand it answers kept from earlier work.
+//!
 //! - `report`: what a review says ([`Review`], [`Ply`], [`Verdict`], [`Exact`],
 //!   [`SideSummary`]);
+//! - `watch`: what a review is given and tells as it goes ([`Watch`]);
 //! - `error`: why a game cannot be reviewed ([`ReviewError`]).
 
 mod error;
 mod report;
+mod watch;
 
 use granary_rules::notation::format_position;
 use granary_rules::{Position, Record, Side, exit_value};
 
 pub use error::ReviewError;
 pub use report::{Exact, Ply, Review, SideSummary, Verdict};
+pub use watch::Watch;
 
+use crate::Cancel;
 use crate::game::{AnyGame, BaoPosition, GameMove, Mancala};
 use crate::outcome::{GameResult, final_stores};
 use crate::plan::Reach;
@@ -46,17 +54,20 @@ impl Tablebase {
     /// with searches estimated at up to `limit` seconds (`f64::INFINITY`: every Kalah position
     /// is searched exactly; Oware above its tables is never answered). The moves are checked by
     /// the rules of play (Oware's majority and repetition end a game) before any position is
-    /// answered.
+    /// answered. `watch` hears each ply once it is answered, in order, and may cancel the
+    /// review or give answers it keeps ([`Watch`]; `&()` for none).
     ///
     /// # Errors
     /// The first move that cannot be played ([`ReviewError::Illegal`]); a position that cannot
     /// be answered (tables missing or damaged, a saved cost model that cannot be read, a failed
-    /// search); tables that contradict themselves.
+    /// search); tables that contradict themselves; the watch's cancel
+    /// ([`ReviewError::Cancelled`]).
     pub fn review(
         &self,
         game: &Mancala,
         moves: &[usize],
         limit: f64,
+        watch: &dyn Watch,
     ) -> Result<Review, ReviewError> {
         let kind = game.kind();
         let positions = replay(game, moves)?;
@@ -64,11 +75,28 @@ impl Tablebase {
             variant: game.variant,
             position,
         };
-        let failed = |ply: usize, source: crate::Error| ReviewError::Answer {
-            ply,
-            pit: moves[ply - 1],
-            source: Box::new(source),
+        let cancel = watch.cancel();
+        let cancelled = |ply: usize| {
+            cancel
+                .is_some_and(Cancel::is_cancelled)
+                .then_some(ReviewError::Cancelled {
+                    ply,
+                    done: ply - 1,
+                    total: moves.len(),
+                })
         };
+        let failed = |ply: usize, source: crate::Error| {
+            cancelled(ply).unwrap_or_else(|| ReviewError::Answer {
+                ply,
+                pit: moves[ply - 1],
+                source: Box::new(source),
+            })
+        };
+        // Answers kept from earlier work: exact, whatever tables or search gave them.
+        let known: Vec<Option<Query>> = positions[..moves.len()]
+            .iter()
+            .map(|&p| watch.known(&here(p)))
+            .collect();
         // Read once for every ply (the cost model, the tables present); a fault is the first
         // ply's.
         let reaches = if moves.is_empty() {
@@ -80,7 +108,9 @@ impl Tablebase {
         // The plies to search share one search, and so its transposition table: the search of
         // a ply has found every move of the one before it exact, the move played among them.
         let searches = reaches.iter().enumerate().filter_map(|(i, r)| match r {
-            Reach::Search { horizon, seconds } => Some((i, *horizon, *seconds)),
+            Reach::Search { horizon, seconds } if known[i].is_none() => {
+                Some((i, *horizon, *seconds))
+            }
             _ => None,
         });
         let (mut first, mut horizon, mut seconds) = (None, None, 0.0_f64);
@@ -99,24 +129,42 @@ impl Tablebase {
             .transpose()?;
         let searcher = match (&prepared, first) {
             (Some(p), Some(i)) => {
-                Some(crate::solve::Oracle::new(p).map_err(|e| failed(i + 1, e.into()))?)
+                let mut oracle =
+                    crate::solve::Oracle::new(p).map_err(|e| failed(i + 1, e.into()))?;
+                if let Some(cancel) = cancel {
+                    oracle.set_cancel(cancel.clone());
+                }
+                Some(oracle)
             }
             _ => None,
         };
         let mut plies = Vec::with_capacity(moves.len());
         let mut sides = [SideSummary::default(), SideSummary::default()];
         let mut previous: Option<Played> = None;
-        for (i, ((&pit, &before), reach)) in moves.iter().zip(&positions).zip(reaches).enumerate() {
+        let plies_known = moves.iter().zip(&positions).zip(reaches).zip(known);
+        for (i, (((&pit, &before), reach), known)) in plies_known.enumerate() {
             let ply = i + 1;
-            let verdict = if let Reach::Beyond(why) = reach {
+            if let Some(stop) = cancelled(ply) {
+                return Err(stop);
+            }
+            let verdict = if let (Reach::Beyond(why), None) = (&reach, &known) {
                 previous = None;
                 Verdict::Beyond {
                     reason: why.to_string(),
                 }
             } else {
-                let answer = self
-                    .query_searching(&here(before), reach, searcher.as_ref())
-                    .map_err(|e| failed(ply, e))?;
+                let answer = match known {
+                    Some(answer) => answer,
+                    None => {
+                        let answer = self
+                            .query_searching(&here(before), reach, searcher.as_ref())
+                            .map_err(|e| failed(ply, e))?;
+                        if answer.source == crate::query::Source::Search {
+                            watch.searched(&here(before), &answer);
+                        }
+                        answer
+                    }
+                };
                 if let Some(played) = previous.take() {
                     // `before` is the position after the previous ply's move.
                     let (gain, again) = positions[i - 1].move_gain(&before);
@@ -147,6 +195,7 @@ impl Tablebase {
                 verdict,
             };
             sides[usize::from(before.to_move == Side::North)].add(&entry);
+            watch.ply(&entry, moves.len());
             plies.push(entry);
         }
         Ok(Review {
@@ -157,7 +206,8 @@ impl Tablebase {
     }
 
     /// Reviews `moves` played from `game`'s position, a game of any kind: Kalah and Oware as
-    /// [`Tablebase::review`] does; Bao move by move, every ply beyond (Bao has no tables).
+    /// [`Tablebase::review`] does; Bao move by move, every ply beyond (Bao has no tables), each
+    /// told to `watch`.
     ///
     /// # Errors
     /// As [`Tablebase::review`]; a move of the wrong kind for the game (a pit in Bao, Bao's
@@ -167,6 +217,7 @@ impl Tablebase {
         game: &AnyGame,
         moves: &[GameMove],
         limit: f64,
+        watch: &dyn Watch,
     ) -> Result<Review, ReviewError> {
         match game {
             AnyGame::Mancala(mancala) => {
@@ -181,9 +232,15 @@ impl Tablebase {
                         })
                     })
                     .collect::<Result<Vec<usize>, ReviewError>>()?;
-                self.review(mancala, &pits, limit)
+                self.review(mancala, &pits, limit, watch)
             }
-            AnyGame::Bao(rules, start) => bao(rules, *start, moves),
+            AnyGame::Bao(rules, start) => {
+                let review = bao(rules, *start, moves)?;
+                for ply in &review.plies {
+                    watch.ply(ply, review.plies.len());
+                }
+                Ok(review)
+            }
         }
     }
 }

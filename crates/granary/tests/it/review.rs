@@ -131,7 +131,7 @@ fn check_sides(review: &granary::Review) {
 fn perfect_play_loses_nothing(game: &Mancala, tb: &Tablebase) {
     let (moves, before) = play(tb, game, best);
     assert!(moves.len() > 4, "{moves:?}");
-    let review = tb.review(game, &moves, f64::INFINITY).unwrap();
+    let review = tb.review(game, &moves, f64::INFINITY, &()).unwrap();
     assert_eq!(review.tables, Some(game.kind().name()));
     assert_eq!(review.plies.len(), moves.len());
     for (i, ply) in review.plies.iter().enumerate() {
@@ -194,7 +194,7 @@ fn known_losses_are_marked(game: &Mancala, dir: &tempfile::TempDir, tb: &Tableba
         }
     };
     let (moves, before) = play(tb, game, worst);
-    let review = tb.review(game, &moves, f64::INFINITY).unwrap();
+    let review = tb.review(game, &moves, f64::INFINITY, &()).unwrap();
     let other = Tablebase::new(dir.path());
     let rules = game.variant.engine();
     let mut marked = Vec::new();
@@ -292,7 +292,7 @@ fn an_illegal_move_names_its_ply_and_move_before_anything_is_answered() {
         ),
     ];
     for (moves, ply, pit, source, message) in cases {
-        let err = tb.review(&game, moves, f64::INFINITY).unwrap_err();
+        let err = tb.review(&game, moves, f64::INFINITY, &()).unwrap_err();
         assert_eq!(err.to_string(), message);
         match err {
             ReviewError::Illegal {
@@ -312,7 +312,7 @@ fn a_move_after_the_end_is_illegal() {
     let (mut moves, _) = play(&tb, &game, best);
     let n = moves.len();
     moves.push(1);
-    let err = tb.review(&game, &moves, f64::INFINITY).unwrap_err();
+    let err = tb.review(&game, &moves, f64::INFINITY, &()).unwrap_err();
     assert_eq!(
         err.to_string(),
         format!("ply {}: move 1 cannot be played: the game is over", n + 1)
@@ -330,11 +330,11 @@ fn a_move_after_the_end_is_illegal() {
 fn above_the_tables(game: &Mancala, limit: f64, searched: bool) -> Vec<String> {
     let (_full_dir, full_tb) = tables(game, seeds(game, &game.position));
     let (moves, before) = play(&full_tb, game, best);
-    let full = full_tb.review(game, &moves, f64::INFINITY).unwrap();
+    let full = full_tb.review(game, &moves, f64::INFINITY, &()).unwrap();
     let low = seeds(game, &before[moves.len() / 2]);
     assert!(low < seeds(game, &game.position), "no capture in {moves:?}");
     let (_dir, tb) = tables(game, low);
-    let review = tb.review(game, &moves, limit).unwrap();
+    let review = tb.review(game, &moves, limit, &()).unwrap();
     let mut reasons = Vec::new();
     let mut held = 0;
     for ((ply, whole), pos) in review.plies.iter().zip(&full.plies).zip(&before) {

@@ -43,7 +43,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             alpha,
             beta,
             nodes,
-            &Stop::root(&self.abort),
+            &Stop::root([&self.abort, self.cancel.flag()]),
         )
     }
 

@@ -48,6 +48,7 @@ use std::sync::{Arc, Mutex};
 use granary_rules::Rules;
 use granary_tables::{Layer, TableError, TableSet};
 
+use crate::cancel::Cancel;
 use crate::journal::{Contents, Journal, JournalError};
 use crate::tt::{Entry, PINNED, TranspositionTable, hash};
 
@@ -66,6 +67,10 @@ pub enum SolverError {
     /// intact.
     #[error("{0}; the solve stopped, and the journal keeps what it proved")]
     Journal(#[from] JournalError),
+    /// The caller cancelled the solve ([`Solver::set_cancel`]): nothing half-searched was
+    /// stored.
+    #[error("the search was cancelled")]
+    Cancelled,
     /// The transposition table's memory could not be had.
     #[error("no memory for a {mib} MiB hash table: {source}; give a smaller hash table")]
     Memory {
@@ -182,6 +187,9 @@ pub struct Solver<'t, R> {
     /// the solve returns the error kept in `failure`.
     abort: AtomicBool,
     failure: Mutex<Option<JournalError>>,
+    /// The caller's request to stop ([`Solver::set_cancel`]): every search returns, and the
+    /// solve ends with [`SolverError::Cancelled`]. Unlike `abort`, a solve never clears it.
+    cancel: Cancel,
     /// Nodes searched since the solve started, published by nodes far from the tables, for
     /// progress reports ([`Solver::live_nodes`]).
     live: AtomicU64,
@@ -252,6 +260,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             journal: None,
             abort: AtomicBool::new(false),
             failure: Mutex::new(None),
+            cancel: Cancel::new(),
             live: AtomicU64::new(0),
             remote: None,
             jobs_below: 0,
@@ -317,9 +326,16 @@ impl<'t, R: Rules> Solver<'t, R> {
         self.live.load(Relaxed)
     }
 
-    /// Whether a journal write failed and the searches are giving up.
+    /// Makes `cancel` this solver's request to stop: once it is set (from any thread), every
+    /// search returns within a subtree near the tables, nothing half-searched is stored, and
+    /// the solve ends with [`SolverError::Cancelled`]. Solves after that end the same way.
+    pub fn set_cancel(&mut self, cancel: Cancel) {
+        self.cancel = cancel;
+    }
+
+    /// Whether a journal write failed or the caller cancelled, and the searches are giving up.
     fn aborted(&self) -> bool {
-        self.abort.load(Relaxed)
+        self.abort.load(Relaxed) || self.cancel.is_cancelled()
     }
 
     /// Keeps the first journal failure and stops every search.
@@ -332,7 +348,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         self.abort.store(true, Relaxed);
     }
 
-    /// The error that stopped the searches.
+    /// The error that stopped the searches: a journal failure, else the caller's cancel.
     fn failure(&self) -> SolverError {
         let mut failure = self
             .failure
@@ -340,7 +356,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             .unwrap_or_else(std::sync::PoisonError::into_inner);
         match failure.take() {
             Some(err) => SolverError::Journal(err),
-            None => unreachable!("searches stop only on a journal failure"),
+            None => SolverError::Cancelled,
         }
     }
 

@@ -116,7 +116,8 @@ impl<'t, R: Rules> Solver<'t, R> {
     }
 
     /// A worker's job: the fail-soft value of `pos` for the window `(alpha, beta)` (the search
-    /// contract) and the nodes it took, or `None` if `cancel` was set before it ended (nothing
+    /// contract) and the nodes it took, or `None` if `cancel` (or the solver's cancel request,
+    /// [`Solver::set_cancel`]) was set before it ended (nothing
     /// half-searched is stored).
     pub fn job(
         &self,
@@ -138,9 +139,9 @@ impl<'t, R: Rules> Solver<'t, R> {
                 alpha,
                 beta,
                 &mut nodes,
-                &Stop::root(cancel),
+                &Stop::root([cancel, self.cancel.flag()]),
             ),
         };
-        (!cancel.load(Relaxed)).then_some((value, nodes))
+        (!cancel.load(Relaxed) && !self.cancel.is_cancelled()).then_some((value, nodes))
     }
 }

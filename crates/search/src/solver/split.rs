@@ -81,19 +81,19 @@ pub(super) struct Stop<'a> {
     above: Above<'a>,
 }
 
-/// What is above a [`Stop`]: the split it belongs to, or at a search's root the solver's
-/// abort flag.
+/// What is above a [`Stop`]: the split it belongs to, or at a search's root two flags (the
+/// solver's abort flag and its caller's cancel request, or a job's own flag).
 enum Above<'a> {
     Split(&'a Stop<'a>),
-    Root(&'a AtomicBool),
+    Root([&'a AtomicBool; 2]),
 }
 
 impl<'a> Stop<'a> {
-    /// The flag of a search from its root, which also stops when `abort` is set.
-    pub(super) fn root(abort: &'a AtomicBool) -> Stop<'a> {
+    /// The flag of a search from its root, which also stops when either of `roots` is set.
+    pub(super) fn root(roots: [&'a AtomicBool; 2]) -> Stop<'a> {
         Stop {
             flag: AtomicBool::new(false),
-            above: Above::Root(abort),
+            above: Above::Root(roots),
         }
     }
 
@@ -119,7 +119,7 @@ impl<'a> Stop<'a> {
             }
             match s.above {
                 Above::Split(above) => s = above,
-                Above::Root(abort) => return abort.load(Relaxed),
+                Above::Root([a, b]) => return a.load(Relaxed) || b.load(Relaxed),
             }
         }
     }

@@ -408,3 +408,38 @@ fn a_hash_table_without_memory_is_an_error() {
         "{message}"
     );
 }
+
+#[test]
+fn a_cancelled_solve_ends_cancelled_and_leaves_only_true_bounds_behind() {
+    use granary_search::{Cancel, Progress, SolverError};
+    for game in [GAMES[0], GAMES[1]] {
+        for (m, n) in [(3, 3), (4, 2)] {
+            let variant = Variant::new(game, m, n).unwrap();
+            let reference = Reference::new(game, m);
+            let truth = minimax(&reference, &reference.start(n), &mut HashMap::new());
+            let mut solver = Solver::new(kalah(game, m), None, 8).unwrap();
+            // Cancelled from within the solve, at its first report: a search is under way.
+            let cancel = Cancel::new();
+            solver.set_cancel(cancel.clone());
+            let mut reports = 0;
+            let stopped = solver.solve_reporting(&variant.start(), true, |step| {
+                if let Progress::Bounds { .. } = step {
+                    reports += 1;
+                    cancel.cancel();
+                }
+            });
+            assert!(matches!(stopped, Err(SolverError::Cancelled)), "{variant}");
+            assert!(reports >= 1, "{variant}: no search was under way");
+            // The request stays made: the next solve ends the same way.
+            assert!(matches!(
+                solver.solve(&variant.start(), false),
+                Err(SolverError::Cancelled)
+            ));
+            // A fresh request: the same solver, its table as the cancelled solves left it, finds
+            // the true value.
+            solver.set_cancel(Cancel::new());
+            let solution = solver.solve(&variant.start(), true).unwrap();
+            assert_eq!(solution.value, truth, "{variant}");
+        }
+    }
+}

@@ -60,11 +60,12 @@ fn app() -> &'static axum::Router {
     .0
 }
 
-/// An answer: its status, content type, `Retry-After` and body.
+/// An answer: its status, content type, `Retry-After`, `Location` and body.
 struct Answer {
     status: StatusCode,
     content_type: Option<String>,
     retry_after: Option<String>,
+    location: Option<String>,
     body: Vec<u8>,
 }
 
@@ -81,14 +82,18 @@ fn send(request: Request<Body>) -> Answer {
                 .get(name)
                 .map(|v: &header::HeaderValue| v.to_str().unwrap().to_string())
         };
-        let (content_type, retry_after) =
-            (header(header::CONTENT_TYPE), header(header::RETRY_AFTER));
+        let (content_type, retry_after, location) = (
+            header(header::CONTENT_TYPE),
+            header(header::RETRY_AFTER),
+            header(header::LOCATION),
+        );
         let status = response.status();
         let body = response.into_body().collect().await.unwrap().to_bytes();
         Answer {
             status,
             content_type,
             retry_after,
+            location,
             body: body.to_vec(),
         }
     })
@@ -111,6 +116,12 @@ fn deref<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
         Some(r) => resolve(doc, r).unwrap_or(&Value::Null),
         None => value,
     }
+}
+
+/// Whether `path` is a job's (`/api/v1/jobs/{id}`): it takes no game, and its parameters are its
+/// own, not the games' ([`job_answers_are_as_described`] checks it).
+fn job_path(path: &str) -> bool {
+    path.contains('{')
 }
 
 /// Every operation: `(path, method, operation)`.
@@ -170,6 +181,7 @@ impl Inputs {
             .into_iter()
             .flatten()
             .map(|p| deref(doc, p))
+            .filter(|p| p["in"] == "query")
             .map(|p| {
                 let name = p["name"].as_str().unwrap_or("").to_string();
                 (
@@ -337,10 +349,13 @@ fn routed_problems(doc: &Value) -> Vec<String> {
     let mut out = Vec::new();
     for (path, item) in doc["paths"].as_object().into_iter().flatten() {
         for method in ["get", "post", "put", "delete", "patch"] {
-            let status = bare(method, path).status;
+            // A job's path asked of a job that does not exist: the job's 404, not the router's.
+            let answer = bare(method, &path.replace("{id}", "0"));
+            let status = answer.status;
             let described = item.get(method).is_some();
-            let routed =
-                status != StatusCode::NOT_FOUND && status != StatusCode::METHOD_NOT_ALLOWED;
+            let unrouted = String::from_utf8_lossy(&answer.body).contains("no such path");
+            let routed = status != StatusCode::METHOD_NOT_ALLOWED
+                && (status != StatusCode::NOT_FOUND || !unrouted);
             if described && !routed {
                 out.push(format!(
                     "{method} {path} is described but answered {status}"
@@ -365,10 +380,13 @@ fn parameter_problems(doc: &Value) -> Vec<String> {
     let mut named_anywhere = BTreeSet::new();
     let catalogue = granary::game::catalogue();
     for (path, method, op) in operations(doc) {
+        if job_path(&path) {
+            continue;
+        }
         let at = format!("{method} {path}");
         for p in op["parameters"].as_array().into_iter().flatten() {
             let p = deref(doc, p);
-            if p["in"] != "query" {
+            if p["in"] != "query" && !(p["in"] == "header" && p["name"] == "Prefer") {
                 out.push(format!("{at}: parameter {} is not in the query", p["name"]));
             }
         }
@@ -454,10 +472,10 @@ fn parameter_problems(doc: &Value) -> Vec<String> {
         }
         if inputs.body {
             let max = inputs.schema("moves").and_then(|s| s["maxItems"].as_u64());
-            if max != Some(granary_server::api::MAX_PLIES as u64) {
+            if max != Some(granary_server::review::MAX_PLIES as u64) {
                 out.push(format!(
                     "{at}: moves at most {max:?}, the server {}",
-                    granary_server::api::MAX_PLIES
+                    granary_server::review::MAX_PLIES
                 ));
             }
         }
@@ -570,11 +588,17 @@ fn answer_problems(doc: &Value, op: &Value, asked: &str, answer: &Answer, out: &
         .flatten()
         .map(|(k, _)| k)
     {
-        if !name.eq_ignore_ascii_case("retry-after") {
+        let have = if name.eq_ignore_ascii_case("retry-after") {
+            &answer.retry_after
+        } else if name.eq_ignore_ascii_case("location") {
+            &answer.location
+        } else {
             out.push(format!(
                 "{asked}: header {name} is not checked by this test"
             ));
-        } else if answer.retry_after.is_none() {
+            continue;
+        };
+        if have.is_none() {
             out.push(format!("{asked}: answered {status} without {name}"));
         }
     }
@@ -646,7 +670,7 @@ fn probe_problems(doc: &Value, path: &str, method: &str) -> Vec<String> {
         }
     }
     if inputs.body {
-        let large = "x".repeat(granary_server::api::MAX_BODY);
+        let large = "x".repeat(granary_server::review::MAX_BODY);
         let status = ask(vec![("position", large)]);
         if status != StatusCode::PAYLOAD_TOO_LARGE {
             misread.push(format!(
@@ -662,6 +686,7 @@ fn probe_problems(doc: &Value, path: &str, method: &str) -> Vec<String> {
 fn all_probe_problems(doc: &Value) -> Vec<String> {
     operations(doc)
         .into_iter()
+        .filter(|(path, _, _)| !job_path(path))
         .flat_map(|(path, method, _)| probe_problems(doc, &path, &method))
         .collect()
 }
@@ -701,6 +726,68 @@ fn parameters_are_the_known_ones_with_the_catalogues_values() {
 #[test]
 fn every_endpoint_reads_what_it_names_and_answers_as_described() {
     assert_none(&all_probe_problems(&document()));
+}
+
+/// A job's life against the description: a review started as a job (202, `Location`), its
+/// reports followed to the end, a cancel, and the job's faults (404, 400), each answer as its
+/// operation declares.
+fn job_problems(doc: &Value) -> Vec<String> {
+    let mut out = Vec::new();
+    let review = operation(doc, "/api/v1/review", "post");
+    let get = operation(doc, "/api/v1/jobs/{id}", "get");
+    let delete = operation(doc, "/api/v1/jobs/{id}", "delete");
+    let started = send(
+        Request::post("/api/v1/review")
+            .header(header::CONTENT_TYPE, "application/json")
+            .header("Prefer", "respond-async")
+            .body(Body::from(
+                json!({ "game": "kalah", "pits": 4, "moves": [1, 4, 2, 3, 1, 2, 4, 3] })
+                    .to_string(),
+            ))
+            .unwrap(),
+    );
+    answer_problems(doc, review, "post review", &started, &mut out);
+    if started.status != StatusCode::ACCEPTED {
+        out.push(format!(
+            "a review asked at once answered {}",
+            started.status
+        ));
+        return out;
+    }
+    let location = started.location.clone().unwrap_or_default();
+    let mut report: Value = serde_json::from_slice(&started.body).unwrap_or_default();
+    while !matches!(
+        report["state"].as_str(),
+        Some("done" | "failed" | "cancelled") | None
+    ) {
+        let asked = format!("{location}?since={}", report["version"]);
+        let answer = bare("get", &asked);
+        answer_problems(doc, get, &asked, &answer, &mut out);
+        report = serde_json::from_slice(&answer.body).unwrap_or_default();
+    }
+    if report["state"] != "done" {
+        out.push(format!("the job ended {}", report["state"]));
+    }
+    answer_problems(doc, delete, "delete", &bare("delete", &location), &mut out);
+    for (asked, op) in [
+        ("/api/v1/jobs/0".to_string(), get),
+        (format!("{location}?since=x"), get),
+    ] {
+        answer_problems(doc, op, &asked, &bare("get", &asked), &mut out);
+    }
+    answer_problems(
+        doc,
+        delete,
+        "delete 0",
+        &bare("delete", "/api/v1/jobs/0"),
+        &mut out,
+    );
+    out
+}
+
+#[test]
+fn job_answers_are_as_described() {
+    assert_none(&job_problems(&document()));
 }
 
 #[test]
