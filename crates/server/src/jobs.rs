@@ -325,6 +325,12 @@ impl Jobs {
             .count()
     }
 
+    /// Jobs started since the server began (a game joined or kept starts none).
+    #[must_use]
+    pub fn started(&self) -> u64 {
+        self.count.load(Relaxed)
+    }
+
     /// Reviews kept now.
     #[must_use]
     pub fn kept_reviews(&self) -> usize {

@@ -1051,3 +1051,167 @@ fn the_address_holds_the_game_and_the_review_charts_it() {
         client.close().await.unwrap();
     });
 }
+
+/// An answer kept for `game`'s position, its values made up (every move worth 0): what the page
+/// draws is what the server says, and a kept answer is the server's (no tables, no search).
+fn made_up_answer(game: &granary::Mancala) -> Arc<granary::Query> {
+    let shown = granary::show::show(game, &[]).unwrap();
+    let moves: Vec<granary::MoveValue> = shown
+        .legal_moves
+        .iter()
+        .map(|&pit| granary::MoveValue {
+            pit,
+            value: 0,
+            position: granary::show::show(game, &[pit]).unwrap().position,
+        })
+        .collect();
+    let stores = shown.stores.map(i64::from);
+    let board = 48 - stores[0] - stores[1];
+    Arc::new(granary::Query {
+        tables: game.kind().name(),
+        position: shown.position,
+        to_move: shown.to_move,
+        seeds_on_board: u32::try_from(board).unwrap(),
+        value: 0,
+        final_stores: [
+            granary::Seeds(stores[0] + board / 2),
+            granary::Seeds(stores[1] + board - board / 2),
+        ],
+        result: "draw",
+        best: shown.legal_moves.clone(),
+        moves,
+        pv: Vec::new(),
+        pv_end: granary::PvEnd::GameOver,
+        source: granary::Source::Search,
+    })
+}
+
+/// The review pane's job attributes: `[ready, done, total, job, rows drawn]`.
+const REVIEW_JOB: &str = "const r = document.getElementById('review'); \
+    return [r.dataset.ready, Number(r.dataset.done || -1), Number(r.dataset.total || -1), \
+    r.dataset.job || '', document.querySelectorAll('#review-rows tr[data-ply]').length, \
+    document.getElementById('review-progress').hidden];";
+
+#[test]
+fn a_long_review_shows_its_plies_as_they_come_and_is_cancelled_and_a_link_reopens_one_kept() {
+    let Some(driver) = chromedriver() else {
+        return;
+    };
+    // No tables, and every Kalah(6,4) position searched however long: a position not kept is
+    // searched for hours, so the review of a game waits at its first such ply until cancelled.
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = granary_server::Config::new(dir.path().to_path_buf());
+    config.search_seconds = f64::INFINITY;
+    config.max_searches = 1;
+    let state = granary_server::state(&config);
+    let start = granary::Setup::default()
+        .mancala(granary::GameName::Kalah, None)
+        .unwrap();
+    let after = |moves: &[usize]| {
+        let mut game = start;
+        game.position = granary::show::show(&start, moves).unwrap().pos;
+        game
+    };
+    // Kept: the start (the review's first ply), and the positions the board shows.
+    for game in [start, after(&[3, 6, 2]), after(&[4])] {
+        state.solved.keep(&game, made_up_answer(&game));
+    }
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let addr = serve(&state).await;
+        let client = browser(&driver).await;
+
+        // The game 3,6,2: its first ply kept, its second searched for hours.
+        client
+            .goto(&format!("http://{addr}/?game=kalah&moves=3,6,2"))
+            .await
+            .unwrap();
+        ready(&client).await;
+        client
+            .find(Locator::Id("review-game"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        // The first row and its progress arrive while the job runs on.
+        let v = until(&client, REVIEW_JOB, |v| v[1] == 1 && v[4] == 1).await;
+        assert_eq!(
+            (&v[0], &v[2], &v[5]),
+            (&json!("0"), &json!(3), &json!(false)),
+            "{v}"
+        );
+        let job = v[3].as_str().unwrap().to_string();
+        assert!(!job.is_empty(), "{v}");
+        let progress = text(&client, "review-done").await;
+        assert!(progress.starts_with("1 of 3 plies reviewed"), "{progress}");
+        assert!(
+            text(&client, "review-title")
+                .await
+                .contains("1 of 3 plies reviewed so far")
+        );
+        let drawn = data(&client, "#review-chart circle[data-ply]", &["data-ply"]).await;
+        assert_eq!(drawn, vec![json!({ "data-ply": "1" })]);
+        assert_eq!(state.searches.free(), 0, "the second ply is being searched");
+
+        // Cancel: the job ends cancelled, its row kept, and its search slot is free.
+        client
+            .find(Locator::Id("review-cancel"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        let v = until(&client, REVIEW_JOB, |v| v[0] == "1").await;
+        assert_eq!(
+            (&v[3], &v[4], &v[5]),
+            (&json!(""), &json!(1), &json!(true)),
+            "{v}"
+        );
+        let status = text(&client, "review-status").await;
+        assert!(
+            status.contains("cancelled") && status.contains("1 of 3"),
+            "{status}"
+        );
+        let freed = tokio::time::timeout(Duration::from_secs(30), state.searches.queued_slot());
+        assert!(
+            freed
+                .await
+                .expect("the search slot was not freed")
+                .is_some()
+        );
+        let report = state.jobs.get(&job).unwrap().report();
+        assert_eq!(report.state, granary_server::jobs::JobState::Cancelled);
+
+        // A game reviewed to its end, then opened again by its link: its review is kept, drawn
+        // at once, and no job starts.
+        client
+            .goto(&format!("http://{addr}/?game=kalah&moves=4"))
+            .await
+            .unwrap();
+        ready(&client).await;
+        assert!(!review_by(&client, "review-game").await);
+        let started = state.jobs.started();
+        assert_eq!(state.jobs.kept_reviews(), 1);
+        client
+            .goto(&format!("http://{addr}/?game=kalah&moves=4"))
+            .await
+            .unwrap();
+        ready(&client).await;
+        assert!(!review_by(&client, "review-game").await);
+        assert_eq!(state.jobs.started(), started, "a kept review starts no job");
+        let rows = data(
+            &client,
+            "#review-rows tr[data-ply]",
+            &["data-ply", "data-loss"],
+        )
+        .await;
+        assert_eq!(rows, vec![json!({ "data-ply": "1", "data-loss": "0" })]);
+        assert!(
+            text(&client, "review-title")
+                .await
+                .starts_with("1 ply reviewed")
+        );
+        client.close().await.unwrap();
+    });
+}
