@@ -10,10 +10,15 @@
 //!
 //! Errors: bad input raises `ValueError`; missing or damaged tables, a failed build or search
 //! raise `granary.TableError`; both with the library's message. The GIL is released during
-//! builds, queries, labelling, solves and Bao's searches.
+//! builds, queries, reviews, labelling, solves and Bao's searches; a review takes it back
+//! between plies to hand each to its callback and to run pending signals (Ctrl-C), whose
+//! exception stops it and is raised as it is.
 
 mod bao;
 mod labels;
+
+use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
+use std::sync::{Mutex, PoisonError};
 
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
@@ -149,7 +154,8 @@ fn query(
 
 /// A review error as the Python exception of its kind: a move that cannot be played, or an
 /// answer that failed on bad input, is a `ValueError`; anything else a `TableError`; both with
-/// the review's message (which names the ply and the move).
+/// the review's message (which names the ply and the move). A review is cancelled only for an
+/// exception its watch keeps, which [`reviewed`] raises instead of this.
 fn review_error(err: granary::ReviewError) -> PyErr {
     let bad_input = match &err {
         granary::ReviewError::Illegal { .. } | granary::ReviewError::IllegalBao { .. } => true,
@@ -215,10 +221,11 @@ fn record_error(err: granary::RecordError) -> PyErr {
 }
 
 /// `moves` (pits, or Bao's moves) played from `position` (or the start) reviewed against
-/// perfect play, each position answered as [`query`] answers it within `search_seconds`: JSON
-/// of the library's `RecordReview` (the review, the game in full, the record written back).
+/// perfect play, each position answered as [`query`] answers it within `search_seconds`, each
+/// ply handed to `progress` as it is answered ([`reviewed`]): JSON of the library's
+/// `RecordReview` (the review, the game in full, the record written back).
 #[pyfunction]
-#[pyo3(signature = (directory, options, position, moves, search_seconds))]
+#[pyo3(signature = (directory, options, position, moves, search_seconds, progress))]
 fn review(
     py: Python<'_>,
     directory: &str,
@@ -226,38 +233,114 @@ fn review(
     position: Option<&str>,
     moves: Vec<MoveArg>,
     search_seconds: Option<f64>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let record = options.record(position, moves, Vec::new(), Vec::new())?;
-    reviewed(py, directory, &record, search_seconds)
+    reviewed(py, directory, &record, search_seconds, progress)
 }
 
-/// `record` reviewed over the tables in `directory` within `search_seconds`: JSON of the
-/// library's `RecordReview`.
+/// A review's watch over Python: each ply, as it is answered, handed to a Python callable as
+/// `(done, total, ply)` (the ply as JSON text, as the review's `plies` write it); after each
+/// ply, signals Python has pending (Ctrl-C) are run. The first exception either raises stops
+/// the review ([`granary::Cancel`]) and is kept, to be raised in place of the review's answer.
+struct PlyWatch {
+    /// The callable, if any.
+    callback: Option<Py<PyAny>>,
+    /// Set when an exception is kept: the review stops before its next ply.
+    cancel: granary::Cancel,
+    /// The plies handed on so far.
+    done: AtomicUsize,
+    /// The first exception raised.
+    raised: Mutex<Option<PyErr>>,
+}
+
+impl PlyWatch {
+    /// A watch handing the plies to `callback` (`None`: signals only).
+    fn new(callback: Option<Py<PyAny>>) -> PlyWatch {
+        PlyWatch {
+            callback,
+            cancel: granary::Cancel::new(),
+            done: AtomicUsize::new(0),
+            raised: Mutex::new(None),
+        }
+    }
+
+    /// Keeps `err` (the first kept stays) and stops the review.
+    fn stop(&self, err: PyErr) {
+        self.raised
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get_or_insert(err);
+        self.cancel.cancel();
+    }
+
+    /// The exception kept, if any: the review's own outcome does not count then (a review
+    /// stopped by it ends cancelled, or ends anyway where it was at its last ply).
+    fn raised(self) -> Option<PyErr> {
+        self.raised
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner)
+    }
+}
+
+impl granary::Watch for PlyWatch {
+    fn cancel(&self) -> Option<&granary::Cancel> {
+        Some(&self.cancel)
+    }
+
+    fn ply(&self, ply: &granary::review::Ply, total: usize) {
+        // A review stopped here may still tell its plies (Bao's, all told at its end).
+        if self.cancel.is_cancelled() {
+            return;
+        }
+        let done = self.done.fetch_add(1, Relaxed) + 1;
+        Python::attach(|py| {
+            let called = match &self.callback {
+                Some(callback) => serde_json::to_string(ply)
+                    .map_err(|e| PyValueError::new_err(e.to_string()))
+                    .and_then(|text| callback.call1(py, (done, total, text)).map(drop)),
+                None => Ok(()),
+            };
+            if let Err(err) = called.and_then(|()| py.check_signals()) {
+                self.stop(err);
+            }
+        });
+    }
+}
+
+/// `record` reviewed over the tables in `directory` within `search_seconds`, each ply handed
+/// to `progress` ([`PlyWatch`]): JSON of the library's `RecordReview`. An exception the
+/// callable raises, or a pending signal's (`KeyboardInterrupt`), stops the review and is
+/// raised as it is.
 fn reviewed(
     py: Python<'_>,
     directory: &str,
     record: &GameRecord,
     search_seconds: Option<f64>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let limit = limit(search_seconds)?;
     let tablebase = Tablebase::new(directory);
-    let answer = py
-        .detach(|| tablebase.review_record(record, limit))
-        .map_err(review_error)?;
-    json(&answer)
+    let watch = PlyWatch::new(progress);
+    let answer = py.detach(|| tablebase.review_record(record, limit, &watch));
+    if let Some(err) = watch.raised() {
+        return Err(err);
+    }
+    json(&answer.map_err(review_error)?)
 }
 
 /// The game record `text` reviewed as [`review`] reviews moves.
 #[pyfunction]
-#[pyo3(signature = (directory, text, search_seconds))]
+#[pyo3(signature = (directory, text, search_seconds, progress))]
 fn review_record(
     py: Python<'_>,
     directory: &str,
     text: &str,
     search_seconds: Option<f64>,
+    progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let record = GameRecord::read(text).map_err(record_error)?;
-    reviewed(py, directory, &record, search_seconds)
+    reviewed(py, directory, &record, search_seconds, progress)
 }
 
 /// The game record `text`, read and checked: JSON of the library's `GameRecord`.

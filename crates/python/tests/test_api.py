@@ -83,6 +83,8 @@ def test_numpy_integers_are_ints():
         (lambda: granary.solve(granary.Game("kalah"), "/tmp", table_seeds=-2), "table_seeds"),
         (lambda: granary.solve(granary.Game("kalah"), "/tmp", threads=1.5), "threads"),
         (lambda: granary.solve(granary.Game("kalah"), "/tmp", progress=3), "progress"),
+        (lambda: granary.Tablebase("/tmp").review("kalah", [1], progress=3), "progress"),
+        (lambda: granary.Tablebase("/tmp").review_record("", progress="x"), "progress"),
         (lambda: granary.Tablebase("/tmp").values("kalah", [[1, 2]], pits=-1), "pits"),
     ],
 )

@@ -6,6 +6,7 @@ move by move. The command is `$GRANARY_BIN`, else the repository's `target/ci/gr
 import json
 import os
 import random
+import signal
 import subprocess
 from pathlib import Path
 
@@ -136,6 +137,77 @@ def test_review_is_a_table_of_a_row_a_ply(tmp_path):
             "result", "result_after", "changed", "source"} == set(frame.columns)
     assert (frame["loss"] == frame["value"] - frame["played"]).all()
     assert len(pandas.DataFrame(review.sides)) == 2
+
+
+@pytest.fixture(scope="session")
+def kalah43(tmp_path_factory):
+    """Kalah(4,3) tables to every seed of the game, built through Python."""
+    d = tmp_path_factory.mktemp("kalah43")
+    tb = granary.Tablebase(str(d))
+    tb.build(granary.Game("kalah", pits=4, seeds=3), 24)
+    return tb
+
+
+def test_review_progress_hands_on_every_ply_in_order(kalah43):
+    """`progress` hears each ply once, in order, as the review's own plies say it, with the
+    number done and the game's moves; a record's review and a bao game's likewise."""
+    moves = [1, 2, 3, 4, 1, 2, 3, 4]
+    heard = []
+    review = kalah43.review("kalah", moves, pits=4, seeds=3,
+                            progress=lambda *call: heard.append(call))
+    assert heard == [(i + 1, len(moves), p) for i, p in enumerate(review.plies)]
+    assert [p["answer"] for _, _, p in heard] == ["exact"] * len(moves)
+    assert review == kalah43.review("kalah", moves, pits=4, seeds=3)
+    record = granary.GameRecord.of("kalah", moves, pits=4, seeds=3)
+    heard.clear()
+    by_record = kalah43.review_record(record, progress=lambda *call: heard.append(call))
+    assert heard == [(i + 1, len(moves), p) for i, p in enumerate(by_record.plies)]
+    heard.clear()
+    bao = kalah43.review("bao", ["A6R", "a6L"], rules="kujifunza",
+                         progress=lambda *call: heard.append(call))
+    assert heard == [(1, 2, bao.plies[0]), (2, 2, bao.plies[1])]
+
+
+class Stop(Exception):
+    """A progress callback's own exception."""
+
+
+def test_a_progress_callback_that_raises_stops_the_review(kalah43):
+    """The exception a callback raises at the first ply stops the review there and is the one
+    the review raises (not a TableError for the cancelled review), the same object; a game of
+    one move, and a bao game, whose plies come after their last answer, likewise."""
+    raised = []
+
+    def stop(done, total, ply):
+        raised.append(Stop(done, total, ply["ply"]))
+        raise raised[-1]
+
+    cases = [
+        lambda: kalah43.review("kalah", [1, 2, 3, 4], pits=4, seeds=3, progress=stop),
+        lambda: kalah43.review("kalah", [1], pits=4, seeds=3, progress=stop),
+        lambda: kalah43.review_record(granary.GameRecord.of("kalah", [1, 2, 3, 4], pits=4,
+                                                            seeds=3), progress=stop),
+        lambda: kalah43.review("bao", ["A6R", "a6L"], rules="kujifunza", progress=stop),
+    ]
+    for review, total in zip(cases, (4, 1, 4, 2)):
+        raised.clear()
+        with pytest.raises(Stop) as caught:
+            review()
+        assert len(raised) == 1 and caught.value is raised[0]
+        assert caught.value.args == (1, total, 1)
+
+
+def test_ctrl_c_in_a_review_raises_keyboard_interrupt(kalah43):
+    """A SIGINT during a review stops it at the ply and raises KeyboardInterrupt."""
+    heard = []
+
+    def interrupt(done, total, ply):
+        heard.append(done)
+        signal.raise_signal(signal.SIGINT)
+
+    with pytest.raises(KeyboardInterrupt):
+        kalah43.review("kalah", [1, 2, 3, 4], pits=4, seeds=3, progress=interrupt)
+    assert heard == [1]
 
 
 def test_review_of_an_illegal_move_names_the_ply_and_the_move(tmp_path):

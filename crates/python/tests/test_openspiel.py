@@ -234,9 +234,11 @@ def test_a_random_openspiel_game_is_reviewed_ply_for_ply(name, reviewed_tables):
         if not state.is_terminal():
             continue
         ends.add(gos.from_state(state).end)
-        review = gos.review(state, tb, search_seconds=0)
+        heard = []
+        review = gos.review(state, tb, search_seconds=0, progress=lambda *call: heard.append(call))
         assert review.tables == KINDS[name]
         assert len(review.plies) == len(state.history())
+        assert heard == [(i + 1, len(review.plies), p) for i, p in enumerate(review.plies)]
         for (prefix, action), ply in zip(_prefixes(state), review.plies):
             mapped = gos.from_state(prefix)
             assert ply["move"] == gos.pit_of_action(game, action)

@@ -24,7 +24,7 @@ positions the tables cover.
 Bad input raises :class:`ValueError`; a missing table directory, missing or damaged tables,
 and builds or searches that fail, raise :class:`TableError`; both carry the engine's one-line
 message. Long work (building,
-solving, querying, labelling, Bao's searches) releases the GIL.
+solving, querying, reviewing, labelling, Bao's searches) releases the GIL.
 """
 
 from __future__ import annotations
@@ -61,6 +61,7 @@ __all__ = [
     "BestMoves",
     "TableError",
     "Progress",
+    "ReviewProgress",
     "solve",
     "catalogue",
     "bao",
@@ -71,6 +72,12 @@ Progress = _typing.Callable[[str, dict], None]
 ``layer_started``, ``layer_done``, ``bounds``, ``settled`` or ``tick`` (a long search's report
 every minute), and for Bao's :func:`bao.prove` ``depth``; data the event's fields as the
 library names them."""
+
+ReviewProgress = _typing.Callable[[int, int, dict], None]
+"""A review's progress callback (:meth:`Tablebase.review`): ``(done, total, ply)`` once a ply
+as it is answered, in order: ``done`` plies of ``total`` (the game's moves) reviewed, ``ply``
+the one just answered as :attr:`Review.plies` has it. An exception it raises stops the review
+and is raised by the review as it is."""
 
 _OPTIONS = ("pits", "seeds", "rules", "sweep", "nyumba", "takasia", "tax")
 _WORDS = ("rules", "sweep", "nyumba", "takasia", "tax")
@@ -135,6 +142,16 @@ def _wrap_progress(progress: Optional[Progress]):
     if not callable(progress):
         raise ValueError(f"progress must be a callable (kind, data), not {progress!r}")
     return lambda kind, data: progress(kind, _json.loads(data))
+
+
+def _wrap_review_progress(progress: Optional[ReviewProgress]):
+    """The native module's review callback: ``(done, total, ply)`` with the ply as JSON text,
+    handed on with the ply as a dict (as :attr:`Review.plies` has it)."""
+    if progress is None:
+        return None
+    if not callable(progress):
+        raise ValueError(f"progress must be a callable (done, total, ply), not {progress!r}")
+    return lambda done, total, ply: progress(done, total, _json.loads(ply))
 
 
 class Game:
@@ -425,7 +442,8 @@ class Review:
     the move changed the result) and ``source`` (``tables`` or ``search``); or ``"beyond"``
     with the ``reason`` no exact value is given (every ply of a bao game: bao has no tables).
     ``pandas.DataFrame(review.plies)`` is a table
-    of a row a move. ``sides`` is South's summary then North's: ``played`` (moves), ``exact``
+    of a row a move; a review's ``progress`` callback is handed each of these dicts as its ply
+    is answered. ``sides`` is South's summary then North's: ``played`` (moves), ``exact``
     (of those, with exact values), ``kept`` (of those, losing nothing), ``lost`` (seeds lost in
     all) and ``first_change`` (the ply of the first move that changed the result, or ``None``).
     ``tables`` is the tables' kind (``None`` for bao); ``setup`` the game in full (``game``,
@@ -722,6 +740,7 @@ class Tablebase:
         *,
         position: Optional[str] = None,
         search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS,
+        progress: Optional[ReviewProgress] = None,
         **options,
     ) -> Review:
         """A game reviewed against perfect play: ``moves`` (pit numbers; bao: moves as
@@ -731,6 +750,13 @@ class Tablebase:
         is a ply whose ``answer`` is ``beyond``, with its ``reason``; every ply of bao).
         Returns :class:`Review`: a flat dict a move (``pandas.DataFrame(review.plies)``), each
         side's summary, and the game written back as a record.
+
+        ``progress`` (a :data:`ReviewProgress`) is called as ``progress(done, total, ply)``
+        once a ply as it is answered, in order: ``done`` plies of ``total`` reviewed, ``ply``
+        the dict :attr:`Review.plies` holds for it. The review runs with the GIL released and
+        takes it back between plies to call ``progress`` and to run pending signals: an
+        exception ``progress`` raises, or a ``KeyboardInterrupt`` (Ctrl-C), stops the review
+        before its next ply and is raised as it is.
 
         The whole game is checked before anything is answered: a move that cannot be played
         raises :class:`ValueError` naming it. Missing or damaged tables, or a failed search,
@@ -745,6 +771,7 @@ class Tablebase:
             position,
             _moves(moves),
             _seconds("search_seconds", search_seconds),
+            _wrap_review_progress(progress),
         )
         return Review._from(_json.loads(d))
 
@@ -753,15 +780,20 @@ class Tablebase:
         record: Union["GameRecord", str],
         *,
         search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS,
+        progress: Optional[ReviewProgress] = None,
     ) -> Review:
         """The game of ``record`` (a :class:`GameRecord` or its text) reviewed as
-        :meth:`review` reviews moves; :attr:`Review.record` is the record with the review in
-        its comments (the player's own comments and tags kept)."""
+        :meth:`review` reviews moves (``search_seconds`` and ``progress`` likewise);
+        :attr:`Review.record` is the record with the review in its comments (the player's own
+        comments and tags kept)."""
         text = str(record) if isinstance(record, GameRecord) else record
         if not isinstance(text, str):
             raise ValueError(f"a record is a GameRecord or its text, not {record!r}")
         d = _granary.review_record(
-            self.directory, text, _seconds("search_seconds", search_seconds)
+            self.directory,
+            text,
+            _seconds("search_seconds", search_seconds),
+            _wrap_review_progress(progress),
         )
         return Review._from(_json.loads(d))
 

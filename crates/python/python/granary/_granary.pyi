@@ -9,6 +9,8 @@ __version__: str
 DEFAULT_SEARCH_SECONDS: float
 Options = dict  # {"game": str, "pits": int | None, "seeds": int | None, "rules": str | None, ...}
 Progress = Callable[[str, str], None]
+# A review's progress: (done, total, ply), the ply as JSON text.
+ReviewProgress = Callable[[int, int, str], None]
 # Labels as bytes: values (int16 LE), covered (bool), and with moves (move values, legal).
 # label_pits takes its pit counts as uint64 LE bytes.
 Labels = Tuple[bytes, bytes, Optional[Tuple[bytes, bytes]]]
@@ -27,8 +29,14 @@ def review(
     position: Optional[str],
     moves: List[Union[int, str]],
     search_seconds: Optional[float],
+    progress: Optional[ReviewProgress],
 ) -> str: ...
-def review_record(directory: str, text: str, search_seconds: Optional[float]) -> str: ...
+def review_record(
+    directory: str,
+    text: str,
+    search_seconds: Optional[float],
+    progress: Optional[ReviewProgress],
+) -> str: ...
 def record_read(text: str) -> str: ...
 def record_new(
     options: Options,

@@ -277,6 +277,7 @@ def review(
     tablebase: Union[granary.Tablebase, str, "os.PathLike[str]", None] = None,
     *,
     search_seconds: Optional[float] = granary._granary.DEFAULT_SEARCH_SECONDS,
+    progress: Optional[granary.ReviewProgress] = None,
 ) -> granary.Review:
     """The moves of an OpenSpiel ``mancala`` or ``oware`` state's history reviewed against
     perfect play: :meth:`granary.Tablebase.review` of the granary game :func:`from_state` maps
@@ -287,7 +288,8 @@ def review(
     the ``granary`` command reads by default (``$GRANARY_TABLES``, else ``data/tables``). The
     tables are read, not built: give the tables a :class:`GranaryBot` builds for the game (its
     ``directory``). ``search_seconds`` is as for :meth:`granary.Tablebase.review`: a position
-    neither the tables nor a search that long answer is a ply whose ``answer`` is ``beyond``.
+    neither the tables nor a search that long answer is a ply whose ``answer`` is ``beyond``;
+    ``progress`` hears each ply as it is answered, as for :meth:`granary.Tablebase.review`.
 
     :class:`ValueError` (one line) for another game, a history with a move by anyone but the
     two players (a chance or simultaneous node: these games have none), or a state granary
@@ -306,7 +308,11 @@ def review(
     options = options_for(state.get_game())
     name = options.pop("game")
     return tables.review(
-        name, [int(m) for m in game.moves], search_seconds=search_seconds, **options
+        name,
+        [int(m) for m in game.moves],
+        search_seconds=search_seconds,
+        progress=progress,
+        **options,
     )
 
 
