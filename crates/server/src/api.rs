@@ -3,7 +3,8 @@
 //! answers: a plain sentence, never a file or a build), 503 (queue full, too slow, or a search
 //! still running; `Retry-After`) or 500 (the server's tables are damaged).
 //!
-//! - `GET /api/v1/variants`: games, options, defaults, and the tables present;
+//! - `GET /api/v1/variants`: games, options, defaults, the tables present, and the tables built
+//!   in the background for reviews ([`crate::prepare`]);
 //! - `GET /api/v1/query?game=&rules=&pits=&position=`: value, final score, every move with its
 //!   value, the final score and result it leads to and its resulting position, principal
 //!   variation (Kalah, Oware); Kalah positions beyond the tables are searched ([`crate::search`]);
@@ -81,7 +82,10 @@ async fn variants(Shared(state): Shared<Arc<State>>) -> Answer {
         .tablebase
         .present()
         .map_err(|e| ApiError::from(e).within(state.tablebase.root()))?;
-    Ok(Json(json!({ "games": games, "tables": tables })))
+    let preparing = state.preparing.status();
+    Ok(Json(
+        json!({ "games": games, "tables": tables, "preparing": preparing }),
+    ))
 }
 
 async fn query(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {

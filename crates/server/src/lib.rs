@@ -4,6 +4,7 @@
 //! - [`review`]: a game reviewed against perfect play, as a job;
 //! - [`jobs`]: long answers as jobs a client follows and may cancel;
 //! - [`kept`]: answers kept for later requests, bounded;
+//! - [`prepare`]: the tables a review of the default game needs, built in the background;
 //! - [`error`]: the API's error answer, `{"error": "..."}` with its status;
 //! - [`params`]: query strings checked into the library's [`granary::Setup`], every fault a 400;
 //! - [`pool`]: bounded pools of work off the async runtime, each with its own queue;
@@ -34,6 +35,7 @@ pub mod openapi;
 pub mod page;
 pub mod params;
 pub mod pool;
+pub mod prepare;
 pub mod review;
 pub mod route;
 pub mod search;
@@ -75,13 +77,17 @@ pub struct Config {
     pub job_idle: Duration,
     /// Finished reviews kept for later requests.
     pub reviews_kept: usize,
+    /// Kalah(6)'s layers up to this many seeds, both capture rules, built in the background
+    /// when serving begins where they are missing ([`prepare`]); `None`: nothing is built.
+    pub prepare_seeds: Option<u32>,
 }
 
 impl Config {
     /// Defaults: 127.0.0.1:8080, one search a core, two small pieces of work a core, 1,024
     /// waiting in each queue, 10 s a request, searches estimated at up to 60 s, 4,096 searched
     /// answers kept, 32 jobs queued or running, cancelled after 60 s unasked about, 256
-    /// reviews kept.
+    /// reviews kept, nothing built in the background (`granary serve` builds
+    /// [`prepare::REVIEW_SEEDS`]).
     #[must_use]
     pub fn new(dir: PathBuf) -> Config {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
@@ -97,6 +103,7 @@ impl Config {
             max_jobs: 32,
             job_idle: Duration::from_secs(60),
             reviews_kept: 256,
+            prepare_seeds: None,
         }
     }
 }
@@ -114,6 +121,8 @@ pub struct State {
     pub solved: search::Searches,
     /// Long answers (reviews) as jobs, and the reviews they finished.
     pub jobs: jobs::Jobs,
+    /// The tables built in the background for reviews, and how far.
+    pub preparing: prepare::Preparation,
     /// What a proof search proves of each Bao rule set's start (JSON; `null` if nothing).
     pub start_proofs: std::sync::Mutex<std::collections::HashMap<String, serde_json::Value>>,
 }
@@ -141,6 +150,7 @@ pub fn state(config: &Config) -> Arc<State> {
             },
             config.reviews_kept,
         ),
+        preparing: prepare::Preparation::default(),
         start_proofs: std::sync::Mutex::new(std::collections::HashMap::new()),
     })
 }
@@ -184,6 +194,9 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
     let state = state(&config);
     tokio::spawn(warm(Arc::clone(&state)));
     tokio::spawn(sweep(Arc::clone(&state)));
+    if let Some(seeds) = config.prepare_seeds {
+        prepare::start(&state, seeds);
+    }
     axum::serve(listener, app(state))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;

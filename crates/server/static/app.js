@@ -598,6 +598,7 @@ async function main() {
   $("review-game").addEventListener("click", reviewGame);
   $("review-paste").addEventListener("click", reviewRecord);
   $("review-cancel").addEventListener("click", cancelReview);
+  followPreparing();
   window.addEventListener("popstate", render);
   setParams(params(), false); // this entry's depth, kept over a reload
   await render();

@@ -373,10 +373,70 @@ function reviewAt(plies, at) {
     : `Before ply ${at}: ${capital(ply.side)} played ${name}; no exact value: ${ply.reason}.`;
 }
 
+/** Minutes and seconds, for a person. */
+function duration(seconds) {
+  const s = Math.round(seconds);
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
+}
+
+/** The line over the review's buttons: the tables a review of this game reads, and the ones
+ * the server builds in the background for Kalah(6) reviews (`preparing` of /api/v1/variants). */
+function drawReviewTables() {
+  const line = $("review-tables");
+  const p = gameParams();
+  if (!catalogue || p.get("game") === "bao") {
+    line.textContent = "";
+    return;
+  }
+  const game = p.get("game");
+  const name = game === "kalah"
+    ? `kalah-${p.get("pits") || 6}-${p.get("rules") || "empty"}-${p.get("sweep") || "owner"}`
+    : `oware-${p.get("pits") || 6}-${p.get("rules") || "abapa"}`;
+  const kind = catalogue.tables.find((t) => t.name === name);
+  const upTo = kind && kind.complete_up_to !== null ? kind.complete_up_to : null;
+  let text = upTo === null
+    ? `No ${name} tables on the server: ${game === "kalah" ? "a review searches every position" : "a review has no exact values"}.`
+    : `A review reads the ${name} tables (layers 0 to ${upTo}${game === "kalah" ? "; positions with more seeds are searched over them" : ""}).`;
+  const prep = catalogue.preparing;
+  if (prep && prep.tables.includes(name)) {
+    line.dataset.preparing = prep.state;
+    if (prep.state === "building") {
+      const layer = prep.layer ? ` (now ${prep.layer.kind}, layer ${prep.layer.seeds} of ${prep.seeds})` : "";
+      text += ` The server is building tables to ${prep.seeds} seeds for fast reviews${layer}, ` +
+        `${duration(prep.seconds)} so far: a Kalah(6,4) review then takes seconds, not minutes.`;
+    } else if (prep.state === "failed") {
+      text += ` Tables for fast reviews could not be built: ${prep.message}`;
+    }
+  } else {
+    delete line.dataset.preparing;
+    if (game === "kalah" && name.startsWith("kalah-6-") && (upTo === null || upTo < 24)) {
+      text += ` Tables to 24 seeds (\`granary build kalah --rules ${p.get("rules") || "empty"} ` +
+        `--max-seeds 24\`, 1.2 GB, a minute on 2 cores) make a 40-ply review take seconds, not minutes.`;
+    }
+  }
+  line.textContent = text;
+}
+
+/** While the server builds tables for reviews, the line follows it (every 2 s) until it ends. */
+async function followPreparing() {
+  while (catalogue && catalogue.preparing && catalogue.preparing.state === "building") {
+    await sleep(2000);
+    try {
+      const fresh = await api("/api/v1/variants", new URLSearchParams());
+      catalogue.tables = fresh.tables;
+      catalogue.preparing = fresh.preparing;
+    } catch (e) {
+      return;
+    }
+    drawReviewTables();
+  }
+}
+
 /** The pane as the address and the review stand: hidden for Bao; the review shown while the
  * board is in its game (or when its game is unknown). */
 function drawReview() {
   $("review").hidden = gameParams().get("game") === "bao";
+  drawReviewTables();
   const result = $("review-result");
   const shown = review !== null && (review.address === null || reviewKey(params()) === reviewKey(review.address));
   result.hidden = !shown;
