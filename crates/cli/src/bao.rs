@@ -92,14 +92,18 @@ fn print_solution(s: &BaoSolution) {
 
 pub fn solve(args: &SolveArgs) -> CliResult {
     if args.family.is_some() || args.tables.table_seeds.is_some() || args.all_moves {
-        return Err(CliError(
+        return Err(CliError::Failed(
             "--family, --table-seeds and --all-moves are kalah/oware options; bao takes --depth"
                 .into(),
         ));
     }
     let (rules, pos) = args.variant.bao()?;
     let solution = match (args.depth, args.pns) {
-        (Some(_), Some(_)) => return Err(CliError("--pns and --depth: choose one search".into())),
+        (Some(_), Some(_)) => {
+            return Err(CliError::Failed(
+                "--pns and --depth: choose one search".into(),
+            ));
+        }
         (Some(depth), None) => granary::bao::prove(&rules, &pos, depth, &Terminal::new(args.json)),
         (None, budget) => granary::bao::prove_pns(&rules, &pos, budget.unwrap_or(PNS_NODES)),
     };
@@ -117,7 +121,7 @@ pub fn play(args: &PlayArgs) -> CliResult {
     let human = args.human()?;
     let seconds = args.time.unwrap_or(1.0);
     if !(seconds > 0.0 && seconds <= 3600.0) {
-        return Err(CliError(format!(
+        return Err(CliError::Failed(format!(
             "--time {seconds}: give seconds a move, more than 0 and at most 3600"
         )));
     }
@@ -147,9 +151,9 @@ pub fn play(args: &PlayArgs) -> CliResult {
             return Ok(());
         }
         if pos.to_move != human {
-            let (choice, child) = player
-                .choose(&pos, time)
-                .ok_or_else(|| CliError("internal: no legal move in a game in play".into()))?;
+            let (choice, child) = player.choose(&pos, time).ok_or_else(|| {
+                CliError::Failed("internal: no legal move in a game in play".into())
+            })?;
             println!(
                 "granary plays {} (depth {}, score {:+.2} seeds)",
                 choice.text, choice.depth, choice.score

@@ -10,14 +10,14 @@ pub fn run(args: &CalibrateArgs) -> CliResult {
     let path = match &args.output {
         Some(path) => path.clone(),
         None => CostModel::default_path().ok_or_else(|| {
-            CliError("no place for the cost model: give --output, or set $HOME".into())
+            CliError::Failed("no place for the cost model: give --output, or set $HOME".into())
         })?,
     };
     let calibration = granary::calibrate::calibrate(args.threads, &Terminal::new(true))?;
     calibration
         .model
         .save(&path)
-        .map_err(|e| CliError(e.to_string()))?;
+        .map_err(|e| CliError::Failed(e.to_string()))?;
     if args.json {
         println!("{}", serde_json::to_string(&calibration)?);
         return Ok(());

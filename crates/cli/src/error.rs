@@ -1,14 +1,42 @@
-//! The command line's one error type: a message for the user, printed once by `main`.
+//! The command line's one error type: a message for the user, printed once by `main`, and the
+//! exit code that goes with it.
 
 use std::fmt;
+use std::process::ExitCode;
 
-/// An error to print as `granary: error: <message>` with exit code 2.
+/// Why a command did not succeed, printed once by `main` ([`CliError::line`]).
 #[derive(Debug)]
-pub struct CliError(pub String);
+pub enum CliError {
+    /// An error: `granary: error: <message>`, exit code 2.
+    Failed(String),
+    /// The user stopped the command (Ctrl-C) before it finished: `granary: <message>`, exit
+    /// code 130 (128 + SIGINT, as a shell reports a process the signal ended).
+    Interrupted(String),
+}
+
+impl CliError {
+    /// The line `main` prints on stderr.
+    pub fn line(&self) -> String {
+        match self {
+            CliError::Failed(message) => format!("granary: error: {message}"),
+            CliError::Interrupted(message) => format!("granary: {message}"),
+        }
+    }
+
+    /// The process's exit code.
+    pub fn exit_code(&self) -> ExitCode {
+        match self {
+            CliError::Failed(_) => ExitCode::from(2),
+            CliError::Interrupted(_) => ExitCode::from(130),
+        }
+    }
+}
 
 impl fmt::Display for CliError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        match self {
+            CliError::Failed(message) | CliError::Interrupted(message) => f.write_str(message),
+        }
     }
 }
 
@@ -16,7 +44,7 @@ macro_rules! from_display {
     ($($t:ty),*) => {$(
         impl From<$t> for CliError {
             fn from(err: $t) -> Self {
-                CliError(err.to_string())
+                CliError::Failed(err.to_string())
             }
         }
     )*};
@@ -35,7 +63,7 @@ from_display!(
 impl From<granary::BuildError> for CliError {
     fn from(err: granary::BuildError) -> Self {
         use granary::{BuildError, BuilderError};
-        CliError(match &err {
+        CliError::Failed(match &err {
             BuildError::TooManySeeds(n) => format!(
                 "--max-seeds {n}: tables hold at most {} seeds on the board",
                 granary::MAX_LAYER_SEEDS
@@ -50,7 +78,7 @@ impl From<granary::SolveError> for CliError {
     fn from(err: granary::SolveError) -> Self {
         match err {
             granary::SolveError::Build(e) => e.into(),
-            e => CliError(e.to_string()),
+            e => CliError::Failed(e.to_string()),
         }
     }
 }
@@ -60,7 +88,7 @@ impl From<granary::Error> for CliError {
         match err {
             granary::Error::Build(e) => e.into(),
             granary::Error::Solve(e) => e.into(),
-            e => CliError(e.to_string()),
+            e => CliError::Failed(e.to_string()),
         }
     }
 }

@@ -2,7 +2,7 @@
 //!
 //! A thin shell over the `granary` library: `main` parses arguments, runs the command, maps the
 //! library's events to progress bars and lines, prints text or JSON, and prints an error once,
-//! with exit code 2.
+//! with exit code 2 (130 for a command the user stopped with Ctrl-C).
 
 mod args;
 mod bao;
@@ -87,8 +87,8 @@ fn main() -> ExitCode {
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("granary: error: {err}");
-            ExitCode::from(2)
+            eprintln!("{}", err.line());
+            err.exit_code()
         }
     }
 }

@@ -15,7 +15,7 @@ const HELP: &str = "type a pit number to sow it, `hint` for every move's value, 
 pub fn run(args: &PlayArgs) -> CliResult {
     let human = args.human()?;
     if args.time.is_some() {
-        return Err(CliError(
+        return Err(CliError::Failed(
             "--time is a bao option; kalah and oware are played perfectly".into(),
         ));
     }
@@ -59,7 +59,9 @@ pub fn run(args: &PlayArgs) -> CliResult {
             let best = values
                 .iter()
                 .max_by_key(|r| (r.value, std::cmp::Reverse(r.lane)))
-                .ok_or_else(|| CliError("internal: no legal move in a game in play".into()))?;
+                .ok_or_else(|| {
+                    CliError::Failed("internal: no legal move in a game in play".into())
+                })?;
             println!(
                 "granary plays {} (worth {:+} to it)",
                 best.lane + 1,
@@ -67,7 +69,7 @@ pub fn run(args: &PlayArgs) -> CliResult {
             );
             record
                 .play(best.lane + 1)
-                .map_err(|e| CliError(format!("internal: {e}")))?;
+                .map_err(|e| CliError::Failed(format!("internal: {e}")))?;
             continue;
         }
         let prompt = format!(

@@ -7,7 +7,7 @@ use crate::error::{CliError, CliResult};
 
 pub fn run(args: &ServeArgs) -> CliResult {
     if !(args.timeout > 0.0 && args.timeout <= 3600.0) {
-        return Err(CliError(format!(
+        return Err(CliError::Failed(format!(
             "--timeout {}: give seconds, more than 0 and at most 3600",
             args.timeout
         )));
@@ -18,10 +18,18 @@ pub fn run(args: &ServeArgs) -> CliResult {
     config.timeout = Duration::from_secs_f64(args.timeout);
     if let Some(n) = args.max_searches {
         if n == 0 {
-            return Err(CliError("--max-searches must be at least 1".into()));
+            return Err(CliError::Failed("--max-searches must be at least 1".into()));
         }
         config.max_searches = n;
     }
+    if !(args.search_seconds >= 0.0) {
+        return Err(CliError::Failed(format!(
+            "--search-seconds {}: give seconds, 0 or more",
+            args.search_seconds
+        )));
+    }
+    config.search_seconds = args.search_seconds;
+    config.prepare_seeds = (args.prepare > 0).then_some(args.prepare);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime
         .block_on(granary_server::serve(config, |addr| {
@@ -30,5 +38,5 @@ pub fn run(args: &ServeArgs) -> CliResult {
                 dir.display()
             );
         }))
-        .map_err(|e| CliError(format!("--bind {}: {e}", args.bind)))
+        .map_err(|e| CliError::Failed(format!("--bind {}: {e}", args.bind)))
 }

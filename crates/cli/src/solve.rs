@@ -112,7 +112,7 @@ fn recheck(
     }
     let failed = checked.iter().filter(|c| !c.holds).count();
     if failed > 0 {
-        return Err(CliError(format!(
+        return Err(CliError::Failed(format!(
             "{}: {failed} of {} records re-checked do not hold: the journal is wrong; do not trust its result",
             journal.display(),
             checked.len()
@@ -126,7 +126,7 @@ fn recheck(
 
 pub fn run(args: &SolveArgs) -> CliResult {
     if args.depth.is_some() || args.pns.is_some() {
-        return Err(CliError(
+        return Err(CliError::Failed(
             "--depth and --pns are bao options; kalah and oware are solved exactly".into(),
         ));
     }
@@ -136,7 +136,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
         settings.tick_seconds = Some(every.as_secs_f64());
     }
     if args.family.is_some() && args.journal.is_some() {
-        return Err(CliError(
+        return Err(CliError::Failed(
             "--journal keeps one solve's proof; it takes no --family".into(),
         ));
     }
@@ -181,7 +181,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
         || args.variant.game.options.pits.is_some()
         || args.dry_run
     {
-        return Err(CliError(
+        return Err(CliError::Failed(
             "--family solves start positions; it takes no --position, --pits, --seeds or --dry-run"
                 .into(),
         ));
@@ -241,7 +241,7 @@ fn run_ranks(
     if args.family.is_some() || args.recheck.is_some() || args.dry_run {
         // Every rank sees the same flags; rank 0 says what is wrong.
         return if rank == 0 {
-            Err(CliError(
+            Err(CliError::Failed(
                 "under mpirun, solve takes one position: no --family, --recheck or --dry-run"
                     .into(),
             ))

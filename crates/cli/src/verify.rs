@@ -15,14 +15,14 @@ pub fn run(args: &VerifyArgs) -> CliResult {
         Err(err) => println!("BAD  {err}"),
     })?;
     if checks.is_empty() {
-        return Err(CliError(format!(
+        return Err(CliError::Failed(format!(
             "{}: no table files",
             tablebase.root().display()
         )));
     }
     let bad = checks.iter().filter(|c| c.result.is_err()).count();
     if bad > 0 {
-        return Err(CliError(format!(
+        return Err(CliError::Failed(format!(
             "{bad} of {} table files are bad",
             checks.len()
         )));

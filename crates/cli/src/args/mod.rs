@@ -91,6 +91,15 @@ pub struct ServeArgs {
     /// Seconds a request may work before it is answered 503.
     #[arg(long, default_value_t = 10.0)]
     pub timeout: f64,
+    /// Build Kalah(6)'s layers up to this many seeds, both capture rules, in the background
+    /// where they are missing, for fast reviews on the page (24: 2.4 GB, about two minutes on 2
+    /// cores); 0 builds nothing.
+    #[arg(long, default_value_t = granary_server::prepare::REVIEW_SEEDS)]
+    pub prepare: u32,
+    /// A Kalah position above the tables is searched when the cost model expects the search to
+    /// take at most this many seconds; longer ones are refused.
+    #[arg(long, default_value_t = 60.0)]
+    pub search_seconds: f64,
 }
 
 #[derive(Args, Debug)]

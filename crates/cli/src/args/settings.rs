@@ -22,7 +22,7 @@ impl DirArgs {
     /// ([`granary::Tablebase::existing`]).
     pub fn existing_tablebase(&self) -> Result<granary::Tablebase, crate::error::CliError> {
         granary::Tablebase::existing(self.tablebase().root())
-            .map_err(|e| crate::error::CliError(e.to_string()))
+            .map_err(|e| crate::error::CliError::Failed(e.to_string()))
     }
 
     /// As [`DirArgs::existing_tablebase`], but the built-in default directory
@@ -33,7 +33,7 @@ impl DirArgs {
         let root = self.tablebase().root().to_path_buf();
         if self.dir.is_none() && root == std::path::Path::new(granary::tablebase::BUILT_IN_DIR) {
             std::fs::create_dir_all(&root).map_err(|e| {
-                crate::error::CliError(format!("{}: cannot create it: {e}", root.display()))
+                crate::error::CliError::Failed(format!("{}: cannot create it: {e}", root.display()))
             })?;
         }
         self.existing_tablebase()
@@ -173,7 +173,9 @@ impl PlayArgs {
         match self.side.as_str() {
             "south" | "s" | "S" => Ok(Side::South),
             "north" | "n" | "N" => Ok(Side::North),
-            other => Err(CliError(format!("--side '{other}': use south or north"))),
+            other => Err(CliError::Failed(format!(
+                "--side '{other}': use south or north"
+            ))),
         }
     }
 }

@@ -2,7 +2,7 @@
 //! before the move; the marks, the summaries and the JSON agree; beyond the tables a ply has no
 //! number; an illegal move is refused in one line with exit code 2; a Bao game's plies have no
 //! value; a record (a file or stdin) reviews as its moves do, and the review written back
-//! reads again.
+//! reads again; the text is the header, the rows, then the summaries.
 
 use crate::common::*;
 
@@ -62,6 +62,46 @@ fn every_ply_is_what_a_query_of_its_position_answers() {
         .filter(|p| p["loss"].as_i64() > Some(0) && p["changed"] == false)
         .count();
     assert_eq!(marked, lossy, "{text}");
+}
+
+/// The text of a whole review, its rows printed as the plies are answered: the header, a row a
+/// ply in order, then each side's summary; no bar where stderr is not a terminal.
+#[test]
+fn the_text_of_a_review_is_its_header_its_rows_then_the_summaries() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    build(tmp.path(), &GAME[..3], 24, 2);
+    let mut args = vec!["review"];
+    args.extend(GAME);
+    args.extend(["--moves", MOVES, "--dir", dir]);
+    let out = granary(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "\
+kalah-4-empty-owner: values are the mover's net seeds of those on the board, under perfect play
+ply  side   move  value  played  best         loss
+  1  south     1     +8      -8  2              16  ?? win to loss
+  2  north     2     +8      +8  2               0
+  3  north     3     +7      +5  4               2  ?
+  4  south     4     -4      -8  1               4  ?
+  5  north     1     +9      +9  1               0
+  6  north     2     +8      +6  3               2  ?
+  7  south     3     -6      -6  3               0
+  8  north     4     +7      +1  3               6  ?
+south: 3 moves, 3 valued, 1 kept the value, 20 seeds lost; the result changed at ply 1
+north: 5 moves, 5 valued, 2 kept the value, 10 seeds lost
+"
+    );
 }
 
 #[test]
@@ -176,6 +216,14 @@ fn a_record_reviews_as_its_moves_and_is_written_back() {
         out_path,
     ]);
     let written = std::fs::read_to_string(&out).unwrap();
+    // Written whole through a temporary file beside it, which is gone.
+    let mut names: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| !name.starts_with("kalah-"))
+        .collect();
+    names.sort();
+    assert_eq!(names, ["game.txt", "reviewed.txt"]);
     assert!(written.contains("[South \"Ada\"]"), "{written}");
     assert!(written.contains("{a game with mistakes}"), "{written}");
     assert!(
