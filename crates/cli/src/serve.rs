@@ -22,7 +22,7 @@ pub fn run(args: &ServeArgs) -> CliResult {
         }
         config.max_searches = n;
     }
-    if !(args.search_seconds >= 0.0) {
+    if args.search_seconds.is_nan() || args.search_seconds < 0.0 {
         return Err(CliError::Failed(format!(
             "--search-seconds {}: give seconds, 0 or more",
             args.search_seconds
