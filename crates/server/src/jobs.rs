@@ -425,10 +425,21 @@ fn begin(
             job: &running,
             state: &shared,
         };
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        // A pool of its own: a search waiting in a split of rayon's shared pool may steal and run
+        // another job's subtree, and then outlive its own cancel by that subtree's length.
+        let review = || {
             shared
                 .tablebase
                 .review_record(&record, shared.solved.limit, &watcher)
+        };
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            match rayon::ThreadPoolBuilder::new()
+                .thread_name(|i| format!("granary-job-{i}"))
+                .build()
+            {
+                Ok(pool) => pool.install(review),
+                Err(_) => review(),
+            }
         }));
         finish(&shared, &running, outcome);
     });
