@@ -18,7 +18,7 @@ cargo build --profile "$profile" -q -p granary-server --example load
 bin=target/$profile/granary
 "$bin" build oware --rules awari --max-seeds 16 --dir "$dir" --quiet
 port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-"$bin" serve --bind "127.0.0.1:$port" --dir "$dir" 2>/dev/null &
+"$bin" serve --bind "127.0.0.1:$port" --dir "$dir" --prepare 0 2>/dev/null &
 server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do
