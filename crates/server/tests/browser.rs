@@ -675,17 +675,22 @@ async fn reviews_drawn(client: &Client) -> u64 {
     v.as_u64().unwrap()
 }
 
-/// Clicks `button` (an id) of the review pane and waits for its next answer or error; whether
-/// it was an error.
-async fn review_by(client: &Client, button: &str) -> bool {
-    let count = reviews_drawn(client).await;
+/// Clicks the element with the id `id`.
+async fn click(client: &Client, id: &str) {
     client
-        .find(Locator::Id(button))
+        .find(Locator::Id(id))
         .await
         .unwrap()
         .click()
         .await
         .unwrap();
+}
+
+/// Clicks `button` (an id) of the review pane and waits for its next answer or error; whether
+/// it was an error.
+async fn review_by(client: &Client, button: &str) -> bool {
+    let count = reviews_drawn(client).await;
+    click(client, button).await;
     let v = until(
         client,
         "const r = document.getElementById('review'); \
@@ -1127,13 +1132,7 @@ fn a_long_review_shows_its_plies_as_they_come_and_is_cancelled_and_a_link_reopen
             .await
             .unwrap();
         ready(&client).await;
-        client
-            .find(Locator::Id("review-game"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&client, "review-game").await;
         // The first row and its progress arrive while the job runs on.
         let v = until(&client, REVIEW_JOB, |v| v[1] == 1 && v[4] == 1).await;
         assert_eq!(
@@ -1155,13 +1154,7 @@ fn a_long_review_shows_its_plies_as_they_come_and_is_cancelled_and_a_link_reopen
         assert_eq!(state.searches.free(), 0, "the second ply is being searched");
 
         // Cancel: the job ends cancelled, its row kept, and its search slot is free.
-        client
-            .find(Locator::Id("review-cancel"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&client, "review-cancel").await;
         let v = until(&client, REVIEW_JOB, |v| v[0] == "1").await;
         assert_eq!(
             (&v[3], &v[4], &v[5]),
