@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Reviews as the page asks for them, timed against `granary serve` (started here on a free
-# port over the table directory DIR, building nothing: `--prepare 0`):
+# port over the table directory DIR, as a newcomer runs it: `--prepare 24`, the default), each
+# run once the server is ready (its tables complete and the page's opening positions searched,
+# `preparing` of /api/v1/variants):
 #
-#   scripts/bench-jobs.sh DIR [RUNS]     # DIR holds Kalah(6) tables, empty and standard capture
+#   scripts/bench-jobs.sh DIR [RUNS]     # DIR holds Kalah(6) tables to 24 seeds, empty and
+#                                        # standard capture (else the server builds them first)
 #
 # - review: two 40-ply Kalah(6,4) games (empty and standard capture; random legal moves from a
 #   fixed seed, written below), each posted with `Prefer: respond-async` and followed with
@@ -28,7 +31,7 @@ serve() {
   [ -n "$server" ] && kill "$server" 2>/dev/null && wait "$server" 2>/dev/null || true
   local port
   port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  "$bin" serve --bind "127.0.0.1:$port" --dir "$dir" --prepare 0 "$@" 2>/dev/null &
+  "$bin" serve --bind "127.0.0.1:$port" --dir "$dir" --prepare 24 "$@" 2>/dev/null &
   server=$!
   for _ in $(seq 100); do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then break; fi
@@ -65,6 +68,17 @@ def post(body):
     status, report = call("POST", "/api/v1/review", body, prefer=True)
     assert status in (200, 202), (status, report)
     return status, report
+
+def ready():
+    while True:
+        status, variants = call("GET", "/api/v1/variants")
+        prep = variants["preparing"]
+        assert prep["state"] != "failed", prep
+        if prep["state"] == "ready":
+            return
+        time.sleep(0.5)
+
+ready()
 
 def follow(report, until=lambda r: r["state"] not in ("queued", "running"), each=None):
     while not until(report):

@@ -347,6 +347,8 @@ impl Jobs {
 struct Watcher<'a> {
     job: &'a Job,
     state: &'a State,
+    /// The server's runtime, to wait for a search running elsewhere.
+    runtime: Option<tokio::runtime::Handle>,
 }
 
 impl Watch for Watcher<'_> {
@@ -354,12 +356,30 @@ impl Watch for Watcher<'_> {
         Some(&self.job.cancel)
     }
 
+    /// Kept, or being searched by other work (the opening's search as serving begins, a
+    /// query's): that search is waited for, not repeated. A cancel ends the wait at once.
     fn known(&self, game: &Mancala) -> Option<Query> {
-        let kept = self
-            .state
-            .solved
-            .kept(&crate::search::Searches::key(game))?;
-        Some((*kept).clone())
+        let key = crate::search::Searches::key(game);
+        if let Some(kept) = self.state.solved.kept(&key) {
+            return Some((*kept).clone());
+        }
+        let mut running = self.state.solved.running(&key)?;
+        let runtime = self.runtime.as_ref()?;
+        let tick = Duration::from_millis(20);
+        while !self.job.cancel.is_cancelled() {
+            let heard = runtime.block_on(async {
+                tokio::time::timeout(tick, running.wait_for(Option::is_some))
+                    .await
+                    .map(|outcome| outcome.map(|o| o.clone()))
+            });
+            match heard {
+                Ok(Ok(Some(Ok(answer)))) => return Some((*answer).clone()),
+                // Failed, or its leader gone: the review searches it itself.
+                Ok(_) => return None,
+                Err(_) => {}
+            }
+        }
+        None
     }
 
     fn searched(&self, game: &Mancala, answer: &Query) {
@@ -419,11 +439,13 @@ fn begin(
     job.update(|r| r.state = JobState::Running);
     let shared = Arc::clone(state);
     let running = Arc::clone(job);
+    let runtime = tokio::runtime::Handle::try_current().ok();
     // The job ends on its own thread, whoever still awaits it.
     let spawned = pool.of(state).spawn(slot, move || {
         let watcher = Watcher {
             job: &running,
             state: &shared,
+            runtime,
         };
         // A pool of its own: a search waiting in a split of rayon's shared pool may steal and run
         // another job's subtree, and then outlive its own cancel by that subtree's length.

@@ -25,7 +25,8 @@
 //! A Kalah position the tables do not cover is searched over them if the cost model expects the
 //! search to take at most [`Config::search_seconds`]; the search goes on past the request's
 //! timeout and its answer is kept ([`Config::cache_entries`] answers at most). Serving begins
-//! with the search of the page's opening position, Kalah(6,4), where it is within the limit.
+//! with the search of the page's opening positions, Kalah(6,4) in both capture rules, where it is
+//! within the limit, once the tables built in the background are complete ([`prepare`]).
 
 pub mod api;
 pub mod error;
@@ -192,11 +193,8 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
     let listener = tokio::net::TcpListener::bind(config.bind).await?;
     ready(listener.local_addr()?);
     let state = state(&config);
-    tokio::spawn(warm(Arc::clone(&state)));
     tokio::spawn(sweep(Arc::clone(&state)));
-    if let Some(seeds) = config.prepare_seeds {
-        prepare::start(&state, seeds);
-    }
+    prepare::start(&state, config.prepare_seeds);
     axum::serve(listener, app(state))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
@@ -212,14 +210,4 @@ pub async fn sweep(state: Arc<State>) {
         every.tick().await;
         state.jobs.sweep(std::time::Instant::now());
     }
-}
-
-/// Searches the page's opening position (Kalah(6,4), the default rules) if the tables do not
-/// cover it and the search is within the limit, so that the first visitor gets its answer kept.
-pub async fn warm(state: Arc<State>) {
-    let Ok(game) = granary::Setup::default().mancala(granary::GameName::Kalah, None) else {
-        return;
-    };
-    // Refusals and timeouts are the answers requests would get; the search itself goes on.
-    let _ = api::answer(&state, &game).await;
 }

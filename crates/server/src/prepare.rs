@@ -1,5 +1,6 @@
 //! The tables a review of the page's default game needs, built in the background as the server
-//! starts ([`start`]), their progress in `GET /api/v1/variants` (`preparing`) and on the page.
+//! starts ([`start`]), then the page's opening positions searched over them; their progress in
+//! `GET /api/v1/variants` (`preparing`) and on the page.
 //!
 //! A Kalah(6,4) review searches every position above the tables. Over layers `0..=17` (what
 //! `granary solve kalah` builds) a ply takes about 10 s on 2 cores; over `0..=24` a 34-ply game
@@ -8,6 +9,13 @@
 //! first: about 1.2 GB and a minute on 2 cores each. Requests are answered meanwhile from the
 //! layers complete so far: a layer appears whole (written beside, then renamed) and is opened
 //! when first read. A build the disk or memory cannot hold is not started, and says why.
+//!
+//! Every game on the page begins at the same position, and its search is a review's longest
+//! (the most seeds above the tables). So once the tables are complete, the opening position of
+//! each of the page's capture rules is searched (where [`granary::plan::reach`] sends it to a
+//! search within the server's limit) and its answer kept: a review's first ply, and a query of
+//! the opening, are then answered at once. A review or query that asks for it meanwhile waits
+//! for that search instead of repeating it ([`crate::search::Searches::running`]).
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Instant;
@@ -23,8 +31,8 @@ pub const REVIEW_SEEDS: u32 = 24;
 /// What the background build has done: `null` in JSON where the server builds nothing.
 #[derive(Clone, Debug, Serialize)]
 pub struct Status {
-    /// `building`, `ready` (every kind built), or `failed` (with `message`).
-    pub state: &'static str,
+    /// How far the work is.
+    pub state: Stage,
     /// The kinds built, in order, each up to `seeds`.
     pub tables: Vec<String>,
     pub seeds: u32,
@@ -34,6 +42,20 @@ pub struct Status {
     pub seconds: f64,
     /// Why the build stopped (`failed`).
     pub message: Option<String>,
+}
+
+/// How far the background work is (in JSON, its name in lower case).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Stage {
+    /// Building the tables.
+    Building,
+    /// Searching the page's opening positions over the tables built.
+    Searching,
+    /// Done.
+    Ready,
+    /// Stopped (the status's `message` says why).
+    Failed,
 }
 
 /// The layer being built.
@@ -57,7 +79,7 @@ impl Preparation {
         let guard = self.status.lock().unwrap_or_else(PoisonError::into_inner);
         let (status, began) = guard.as_ref()?;
         let mut status = status.clone();
-        if status.state == "building" {
+        if matches!(status.state, Stage::Building | Stage::Searching) {
             status.seconds = began.elapsed().as_secs_f64();
         }
         Some(status)
@@ -71,8 +93,9 @@ impl Preparation {
     }
 }
 
-/// The tables built: Kalah(6) of the page's capture rules, the default (`empty`) first.
-fn kinds() -> Vec<granary::TableKind> {
+/// The page's opening positions: Kalah(6,4) under each of the page's capture rules, the default
+/// (`empty`) first.
+fn openings() -> Vec<granary::Mancala> {
     ["empty", "standard"]
         .into_iter()
         .filter_map(|rules| {
@@ -82,80 +105,60 @@ fn kinds() -> Vec<granary::TableKind> {
             }
             .mancala(GameName::Kalah, None)
             .ok()
-            .map(|game| game.kind())
         })
         .collect()
 }
 
-/// Starts building, on a thread of its own, Kalah(6)'s layers `0..=seeds` of both capture rules
-/// (the default first) where they are missing; `state.preparing` follows it. The thread, if one
-/// was started.
-pub fn start(state: &Arc<State>, seeds: u32) -> Option<std::thread::JoinHandle<()>> {
+/// The tables built: Kalah(6) of the page's capture rules, the default (`empty`) first.
+fn kinds() -> Vec<granary::TableKind> {
+    openings().iter().map(granary::Mancala::kind).collect()
+}
+
+/// Starts, on a thread of its own: with `seeds`, building Kalah(6)'s layers `0..=seeds` of both
+/// capture rules (the default first) where they are missing, `state.preparing` following it;
+/// then, with or without, searching the page's opening positions over the tables present. The
+/// thread, if one could be started.
+pub fn start(state: &Arc<State>, seeds: Option<u32>) -> Option<std::thread::JoinHandle<()>> {
     let kinds = kinds();
-    let missing = kinds.iter().any(|&kind| {
-        state
-            .tablebase
-            .complete_up_to(kind)
-            .is_none_or(|n| n < seeds)
-    });
-    if !missing {
-        return None;
+    if let Some(seeds) = seeds {
+        let missing = kinds.iter().any(|&kind| {
+            state
+                .tablebase
+                .complete_up_to(kind)
+                .is_none_or(|n| n < seeds)
+        });
+        *state
+            .preparing
+            .status
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some((
+            Status {
+                state: if missing {
+                    Stage::Building
+                } else {
+                    Stage::Searching
+                },
+                tables: kinds.iter().map(|k| k.name()).collect(),
+                seeds,
+                layer: None,
+                seconds: 0.0,
+                message: None,
+            },
+            Instant::now(),
+        ));
     }
-    *state
-        .preparing
-        .status
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner) = Some((
-        Status {
-            state: "building",
-            tables: kinds.iter().map(|k| k.name()).collect(),
-            seeds,
-            layer: None,
-            seconds: 0.0,
-            message: None,
-        },
-        Instant::now(),
-    ));
     let shared = Arc::clone(state);
     let spawned = std::thread::Builder::new()
         .name("granary-prepare".into())
         .spawn(move || {
-            let preparing = &shared.preparing;
-            let observer = |event: Event<'_>| {
-                if let Event::LayerStarted {
-                    kind,
-                    seeds,
-                    positions,
-                } = event
-                {
-                    preparing.update(|status, _| {
-                        status.layer = Some(Building {
-                            kind: kind.into(),
-                            seeds,
-                            positions,
-                        });
-                    });
-                }
-            };
-            for kind in kinds {
-                if let Err(e) =
-                    granary::build(&shared.tablebase, kind, seeds, None, None, &observer)
-                {
-                    let message = crate::error::ApiError::from(granary::Error::from(e))
-                        .within(shared.tablebase.root())
-                        .message;
-                    preparing.update(|status, began| {
-                        status.state = "failed";
-                        status.layer = None;
-                        status.seconds = began.elapsed().as_secs_f64();
-                        status.message = Some(message);
-                    });
-                    return;
-                }
+            if let Some(seeds) = seeds
+                && !build(&shared, seeds)
+            {
+                return;
             }
-            preparing.update(|status, began| {
-                status.state = "ready";
-                status.layer = None;
+            search_openings(&shared);
+            shared.preparing.update(|status, began| {
+                status.state = Stage::Ready;
                 status.seconds = began.elapsed().as_secs_f64();
             });
         });
@@ -163,10 +166,74 @@ pub fn start(state: &Arc<State>, seeds: u32) -> Option<std::thread::JoinHandle<(
         Ok(thread) => Some(thread),
         Err(e) => {
             state.preparing.update(|status, _| {
-                status.state = "failed";
+                status.state = Stage::Failed;
                 status.message = Some(format!("cannot start a thread to build: {e}"));
             });
             None
+        }
+    }
+}
+
+/// Builds the missing layers `0..=seeds` of [`kinds`], `state.preparing` following: whether
+/// every one is complete (else the status says why not).
+fn build(state: &State, seeds: u32) -> bool {
+    let preparing = &state.preparing;
+    let observer = |event: Event<'_>| {
+        if let Event::LayerStarted {
+            kind,
+            seeds,
+            positions,
+        } = event
+        {
+            preparing.update(|status, _| {
+                status.layer = Some(Building {
+                    kind: kind.into(),
+                    seeds,
+                    positions,
+                });
+            });
+        }
+    };
+    for kind in kinds() {
+        let missing = state
+            .tablebase
+            .complete_up_to(kind)
+            .is_none_or(|n| n < seeds);
+        if !missing {
+            continue;
+        }
+        if let Err(e) = granary::build(&state.tablebase, kind, seeds, None, None, &observer) {
+            let message = crate::error::ApiError::from(granary::Error::from(e))
+                .within(state.tablebase.root())
+                .message;
+            preparing.update(|status, began| {
+                status.state = Stage::Failed;
+                status.layer = None;
+                status.seconds = began.elapsed().as_secs_f64();
+                status.message = Some(message);
+            });
+            return false;
+        }
+    }
+    preparing.update(|status, _| {
+        status.state = Stage::Searching;
+        status.layer = None;
+    });
+    true
+}
+
+/// Searches each of the page's opening positions that the tables present do not cover and that
+/// [`granary::plan::reach`] sends to a search within the server's limit, and keeps its answer;
+/// one searched already, or being searched, is left to that search.
+fn search_openings(state: &State) {
+    for game in openings() {
+        let present = state.tablebase.complete_up_to(game.kind());
+        let granary::plan::Reach::Search { seconds, .. } = state.solved.reach(&game, present)
+        else {
+            continue;
+        };
+        if let crate::search::Plan::Start(leader) = state.solved.plan(&game, present, seconds) {
+            state.solved.run(&state.tablebase, &game, leader);
         }
     }
 }
@@ -180,7 +247,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let state = crate::state(&crate::Config::new(dir.path().to_path_buf()));
         assert!(state.preparing.status().is_none(), "nothing asked");
-        let thread = start(&state, 6).expect("missing tables are built");
+        let thread = start(&state, Some(6)).expect("missing tables are built");
         let building = state.preparing.status().unwrap();
         assert_eq!(
             (building.tables.as_slice(), building.seeds),
@@ -194,7 +261,7 @@ mod tests {
         );
         thread.join().unwrap();
         let ready = state.preparing.status().unwrap();
-        assert_eq!((ready.state, ready.layer.is_none()), ("ready", true));
+        assert_eq!((ready.state, ready.layer.is_none()), (Stage::Ready, true));
         for kind in kinds() {
             assert_eq!(
                 state.tablebase.complete_up_to(kind),
@@ -203,7 +270,9 @@ mod tests {
                 kind.name()
             );
         }
-        // Present already: nothing to build.
-        assert!(start(&state, 6).is_none());
+        // Present already: nothing to build, and the openings (searched beyond 6 seeds: only
+        // where the cost model expects it within the limit) looked at again.
+        start(&state, Some(6)).unwrap().join().unwrap();
+        assert_eq!(state.preparing.status().unwrap().state, Stage::Ready);
     }
 }

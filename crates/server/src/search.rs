@@ -56,6 +56,15 @@ pub struct Leader {
     pub receiver: watch::Receiver<Option<Outcome>>,
 }
 
+impl Leader {
+    /// Receivers of the search's outcome now, besides the leader's own: the searches map's and
+    /// one for each request or job waiting.
+    #[must_use]
+    pub fn waiters(&self) -> usize {
+        self.sender.receiver_count() - 1
+    }
+}
+
 impl Searches {
     /// `capacity` answers kept; searches estimated (by `model`, on `cores` cores) to take at most
     /// `limit` seconds.
@@ -136,6 +145,30 @@ impl Searches {
             sender,
             receiver,
         })
+    }
+
+    /// The search of `key` running now, if any: its waiters' channel.
+    pub fn running(&self, key: &str) -> Option<watch::Receiver<Option<Outcome>>> {
+        self.running
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(key)
+            .filter(|receiver| receiver.has_changed().is_ok())
+            .cloned()
+    }
+
+    /// Runs `leader`'s search of `game` on this thread and ends it ([`Searches::finish`]): its
+    /// answer kept, or its error (a panic is an internal error), told to every waiter.
+    pub fn run(&self, tablebase: &granary::Tablebase, game: &Mancala, leader: Leader) {
+        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            search(tablebase, game, leader.horizon, leader.estimate)
+        }));
+        let outcome = match outcome {
+            Ok(Ok(query)) => Ok(Arc::new(query)),
+            Ok(Err(e)) => Err(ApiError::from(e).within(tablebase.root())),
+            Err(_) => Err(crate::error::internal("internal error while searching")),
+        };
+        self.finish(leader, outcome);
     }
 
     /// Ends `leader`'s search with `outcome`: kept if an answer, then every waiter told.

@@ -404,6 +404,9 @@ function drawReviewTables() {
       const layer = prep.layer ? ` (now ${prep.layer.kind}, layer ${prep.layer.seeds} of ${prep.seeds})` : "";
       text += ` The server is building tables to ${prep.seeds} seeds for fast reviews${layer}, ` +
         `${duration(prep.seconds)} so far: a Kalah(6,4) review then takes seconds, not minutes.`;
+    } else if (prep.state === "searching") {
+      text += ` The server is searching the opening positions over its tables to ${prep.seeds} ` +
+        `seeds (${duration(prep.seconds)} so far): a review's first row then comes at once.`;
     } else if (prep.state === "failed") {
       text += ` Tables for fast reviews could not be built: ${prep.message}`;
     }
@@ -417,9 +420,11 @@ function drawReviewTables() {
   line.textContent = text;
 }
 
-/** While the server builds tables for reviews, the line follows it (every 2 s) until it ends. */
+/** While the server builds tables for reviews and searches the openings over them, the line
+ * follows it (every 2 s) until it ends. */
 async function followPreparing() {
-  while (catalogue && catalogue.preparing && catalogue.preparing.state === "building") {
+  const busy = (prep) => prep && (prep.state === "building" || prep.state === "searching");
+  while (catalogue && busy(catalogue.preparing)) {
     await sleep(2000);
     try {
       const fresh = await api("/api/v1/variants", new URLSearchParams());

@@ -207,6 +207,47 @@ fn a_review_is_a_job_whose_plies_grow_to_the_librarys_review_then_kept() {
 }
 
 #[test]
+fn a_review_waits_for_the_search_of_its_position_running_elsewhere_and_takes_its_answer() {
+    let server = Server::new(4);
+    let game = setup().mancala(granary::GameName::Kalah, None).unwrap();
+    let present = server.state.tablebase.complete_up_to(game.kind());
+    // A search of the start led by other work (as the opening's is when serving begins).
+    let granary_server::search::Plan::Start(leader) = server.state.solved.plan(&game, present, 1.0)
+    else {
+        panic!("no search of the start yet");
+    };
+    let (headers, status, _) = server.review(
+        &json!({ "game": "kalah", "pits": 4, "rules": "standard", "moves": [1] }),
+        true,
+    );
+    assert_eq!(status, StatusCode::ACCEPTED);
+    let location = headers[header::LOCATION].to_str().unwrap().to_string();
+    // Held until the job waits on the search: the map's receiver and the job's.
+    let waited = std::time::Instant::now();
+    while leader.waiters() < 2 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "the job never waited"
+        );
+        std::thread::yield_now();
+    }
+    // A made-up answer, to tell the one it takes from one it would search itself.
+    let mut made_up =
+        granary_server::search::search(&server.state.tablebase, &game, present, 1.0).unwrap();
+    made_up.value += 2;
+    for m in &mut made_up.moves {
+        m.value += 2;
+    }
+    server
+        .state
+        .solved
+        .finish(leader, Ok(Arc::new(made_up.clone())));
+    let seen = server.follow(&location, |r| r["state"] == "done");
+    let ply = &seen.last().unwrap()["plies"][0];
+    assert_eq!(ply["value"], made_up.value, "{ply}");
+}
+
+#[test]
 fn a_cancelled_review_stops_its_search_and_frees_its_slot() {
     let server = Server::new(4);
     let (headers, status, report) = server.review(&endless_game(&[3, 6, 2]), true);
