@@ -93,7 +93,8 @@ pub struct ServeArgs {
     pub timeout: f64,
     /// Build Kalah(6)'s layers up to this many seeds, both capture rules, in the background
     /// where they are missing, for fast reviews on the page (24: 2.4 GB, about two minutes on 2
-    /// cores); 0 builds nothing.
+    /// cores); 0 builds nothing. Either way the page's opening positions are then searched over
+    /// the tables present, where that is within `--search-seconds`, and their answers kept.
     #[arg(long, default_value_t = granary_server::prepare::REVIEW_SEEDS)]
     pub prepare: u32,
     /// A Kalah position above the tables is searched when the cost model expects the search to
