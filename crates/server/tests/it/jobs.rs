@@ -1,8 +1,11 @@
 //! Reviews as jobs, in process: 202 with `Location`, reports that grow ply by ply to the
 //! library's own review, a second asking answered from the reviews kept, a cancel that stops
 //! the search and frees its slot, the bound on jobs (503), a job nobody asks about cancelled,
-//! and the job's faults answered 400 or 404. Every order is held by the job's own reports
-//! (`since` waits for a change) or by a slot awaited, never by a sleep.
+//! and the job's faults answered 400 or 404; a review that waits for the search of its position
+//! led elsewhere and takes its answer; and table queries answered, right, while reviews hold
+//! every search slot and queue behind it (a load test that holds its load by a search left
+//! unfinished, not by timing). Every order is held by the job's own reports (`since` waits for
+//! a change), by a slot awaited or by a search's waiters counted, never by a sleep.
 
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
@@ -324,4 +327,128 @@ fn a_job_s_faults_are_400_and_an_unknown_job_404() {
         assert!(v["error"].is_string(), "{v}");
     }
     server.follow(location, |r| r["state"] == "done");
+}
+
+#[test]
+fn table_queries_are_answered_while_reviews_hold_every_search_slot_and_the_reviews_then_end_right()
+{
+    let server = Server::new(8);
+    let game = setup().mancala(granary::GameName::Kalah, None).unwrap();
+    let present = server.state.tablebase.complete_up_to(game.kind());
+    // Every review below begins at the start, whose search is held here: the one search slot is
+    // taken by the first review, waiting for it, and the others queue behind it.
+    let granary_server::search::Plan::Start(leader) = server.state.solved.plan(&game, present, 1.0)
+    else {
+        panic!("no search of the start yet");
+    };
+    let moves: [usize; 10] = [1, 4, 2, 3, 1, 2, 4, 3, 2, 1];
+    let locations: Vec<String> = (7..=10)
+        .map(|n| {
+            let body = json!({ "game": "kalah", "pits": 4, "rules": "standard",
+                               "moves": &moves[..n] });
+            let (headers, status, report) = server.review(&body, true);
+            assert_eq!(status, StatusCode::ACCEPTED, "{report}");
+            headers[header::LOCATION].to_str().unwrap().to_string()
+        })
+        .collect();
+    let waited = std::time::Instant::now();
+    while leader.waiters() < 2 {
+        assert!(
+            waited.elapsed() < Duration::from_secs(60),
+            "no review waited for the start"
+        );
+        std::thread::yield_now();
+    }
+    // Positions the tables hold (Kalah(4,1): 8 seeds), two plies deep, with the library's
+    // answers.
+    let tablebase = granary::Tablebase::new(tables().path());
+    let small = granary::Setup {
+        seeds: Some(1),
+        ..setup()
+    };
+    let start = small.mancala(granary::GameName::Kalah, None).unwrap();
+    let mut positions = vec![granary::format_position(&start.position, 4)];
+    let mut frontier = positions.clone();
+    for _ in 0..2 {
+        let mut next = Vec::new();
+        for position in &frontier {
+            let query = tablebase
+                .query(
+                    &small
+                        .mancala(granary::GameName::Kalah, Some(position))
+                        .unwrap(),
+                )
+                .unwrap();
+            next.extend(query.moves.iter().map(|m| m.position.clone()));
+        }
+        positions.extend(next.iter().cloned());
+        frontier = next;
+    }
+    positions.sort();
+    positions.dedup();
+    assert!(positions.len() > 10, "{positions:?}");
+    let expected: Vec<granary::Query> = positions
+        .iter()
+        .map(|p| {
+            tablebase
+                .query(&small.mancala(granary::GameName::Kalah, Some(p)).unwrap())
+                .unwrap()
+        })
+        .collect();
+    // Two clients ask every position while the reviews hold the search slot.
+    std::thread::scope(|s| {
+        for client in 0..2 {
+            let (server, positions, expected) = (&server, &positions, &expected);
+            s.spawn(move || {
+                for (position, library) in positions.iter().zip(expected).skip(client) {
+                    let asked = serde_urlencoded::to_string([("position", position)]).unwrap();
+                    let (status, answer) = server.get(&format!(
+                        "/api/v1/query?game=kalah&pits=4&rules=standard&seeds=1&{asked}"
+                    ));
+                    assert_eq!(status, StatusCode::OK, "{answer}");
+                    assert_eq!(answer["value"], library.value, "{position}");
+                    let values: Vec<&Value> = answer["moves"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|m| &m["value"])
+                        .collect();
+                    let library: Vec<i32> = library.moves.iter().map(|m| m.value).collect();
+                    assert_eq!(values, library, "{position}");
+                }
+            });
+        }
+    });
+    for location in &locations {
+        let (_, report) = server.get(location);
+        assert!(
+            matches!(report["state"].as_str(), Some("queued" | "running")),
+            "{report}"
+        );
+    }
+    // The start's search ends; so does every review, each the library's.
+    server
+        .state
+        .solved
+        .run(&server.state.tablebase, &game, leader);
+    for (location, n) in locations.iter().zip(7..=10) {
+        let done = server.follow(location, |r| r["state"] == "done");
+        let record = granary::GameRecord::new(
+            granary::GameName::Kalah,
+            &setup(),
+            None,
+            &moves[..n]
+                .iter()
+                .map(|&pit| granary::game::GameMove::Pit(pit))
+                .collect::<Vec<_>>(),
+        )
+        .unwrap();
+        let library = tablebase
+            .review_record(&record, f64::INFINITY, &())
+            .unwrap();
+        assert_eq!(
+            done.last().unwrap()["result"],
+            serde_json::to_value(library).unwrap()
+        );
+    }
 }
