@@ -99,6 +99,7 @@ pub fn stage(pos: &BaoPosition) -> String {
 
 /// One player's half of the board as data.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Half {
     /// Front row, pits 1 to 8.
     pub front: Vec<u8>,
@@ -110,10 +111,12 @@ pub struct Half {
 
 /// A Bao position after moves, as data.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct BaoShown {
     pub game: &'static str,
     pub rules: String,
     pub position: String,
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::side"))]
     pub to_move: &'static str,
     /// `namua` or `mtaji`.
     pub stage: &'static str,
@@ -126,6 +129,10 @@ pub struct BaoShown {
     pub endless_moves: Vec<String>,
     pub over: bool,
     pub end: Option<&'static str>,
+    #[cfg_attr(
+        feature = "schema",
+        schemars(schema_with = "crate::schema::side_or_null")
+    )]
     pub winner: Option<&'static str>,
     pub moves_played: Vec<String>,
     #[serde(skip)]
@@ -314,6 +321,7 @@ pub fn prove_pns(rules: &BaoRules, pos: &BaoPosition, budget: usize) -> BaoSolut
 
 /// The engine's move.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct EngineMove {
     #[serde(rename = "move")]
     pub text: String,

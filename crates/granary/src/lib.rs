@@ -102,6 +102,8 @@ pub mod query;
 pub mod recheck;
 pub mod record;
 pub mod review;
+#[cfg(feature = "schema")]
+pub mod schema;
 pub mod show;
 pub mod solve;
 pub mod tablebase;

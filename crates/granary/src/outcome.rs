@@ -41,6 +41,26 @@ impl Serialize for Seeds {
     }
 }
 
+/// As [`Seeds`] is written: a number of seeds, whole or ending in a half.
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Seeds {
+    fn inline_schema() -> bool {
+        true
+    }
+
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Seeds".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "type": "number",
+            "multipleOf": 0.5,
+            "description": "Seeds; a final score may end in a half (an endless game's odd seed split evenly)."
+        })
+    }
+}
+
 /// The final stores `[south, north]` when the mover of `pos` makes `value` of the seeds left.
 #[must_use]
 pub fn final_stores(pos: &Position, pits: usize, value: i32) -> [Seeds; 2] {
@@ -53,6 +73,7 @@ pub fn final_stores(pos: &Position, pits: usize, value: i32) -> [Seeds; 2] {
 
 /// How a game ends for one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum GameResult {
     Win,

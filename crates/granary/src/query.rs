@@ -18,6 +18,7 @@ use crate::tablebase::Tablebase;
 
 /// A legal move and its value for the player to move.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct MoveValue {
     /// The pit, 1 to m from the mover's first pit.
     #[serde(rename = "move")]
@@ -29,10 +30,12 @@ pub struct MoveValue {
 
 /// What the tables say of a position.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Query {
     /// The tables' kind, e.g. `oware-6-awari`.
     pub tables: String,
     pub position: String,
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::side"))]
     pub to_move: &'static str,
     pub seeds_on_board: u32,
     /// The net score of the seeds on the board for the player to move.
@@ -41,6 +44,7 @@ pub struct Query {
     #[serde(rename = "final")]
     pub final_stores: [Seeds; 2],
     /// `win`, `draw` or `loss` for the player to move.
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::result"))]
     pub result: &'static str,
     pub moves: Vec<MoveValue>,
     /// The pits of the best moves.
@@ -55,6 +59,7 @@ pub struct Query {
 
 /// Where a query's answer comes from. In JSON and text `tables` or `search`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// Read from the tables.
@@ -74,6 +79,7 @@ impl fmt::Display for Source {
 
 /// How a principal variation ends. In JSON and text `game over` or `cycle`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub enum PvEnd {
     /// The game is over.
     #[serde(rename = "game over")]

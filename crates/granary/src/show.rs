@@ -10,10 +10,12 @@ use crate::game::Mancala;
 
 /// A position after moves, as data.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Shown {
     pub game: &'static str,
     pub variant: String,
     pub position: String,
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::side"))]
     pub to_move: &'static str,
     /// South's pits then North's, each from its first pit.
     pub pits: Vec<u8>,

@@ -40,6 +40,7 @@ pub fn layer_bytes(kind: TableKind, seeds: u32) -> u64 {
 
 /// One kind's tables as found on disk.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct KindSummary {
     /// The directory name, e.g. `kalah-6-standard-owner`.
     pub name: String,

@@ -1,42 +1,43 @@
 //! The JSON API, version 1. Every answer is JSON; every error is `{"error": "..."}` with 400
 //! (the request is wrong), 404 (no such path), 422 (the position is beyond what the server
-//! answers: a plain sentence, never a file or a build), 503 (queue full, too slow, or a search
-//! still running; `Retry-After`) or 500 (the server's tables are damaged).
+//! answers: a plain sentence, never a file or a build), 503 (queue full, too slow; with
+//! `Retry-After`) or 500 (the server's tables are damaged).
 //!
 //! - `GET /api/v1/variants`: games, options, defaults, the tables present, and the tables built
 //!   in the background for reviews ([`crate::prepare`]);
-//! - `GET /api/v1/query?game=&rules=&pits=&position=`: value, final score, every move with its
-//!   value, the final score and result it leads to and its resulting position, principal
-//!   variation (Kalah, Oware); Kalah positions beyond the tables are searched ([`crate::search`]);
+//! - `GET /api/v1/query`: see [`crate::query`];
 //! - `POST /api/v1/review` and `/api/v1/jobs/{id}`: see [`crate::review`] and [`crate::jobs`];
 //! - `GET /api/v1/show?game=&position=&moves=`: the position after moves, as data;
 //! - `GET /api/v1/bao/move?position=&ms=` (and Bao's options): the engine's move;
 //! - `GET /api/v1/bao/hint?position=` (and Bao's options): every legal move with the engine's
 //!   evaluation, best first, and at a start position the result a proof search proves, if any.
+//!
+//! Each endpoint reads its parameters into its request struct ([`crate::params`]) and answers
+//! with a typed answer; both describe it in the API's description ([`crate::openapi`]).
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Json;
-use axum::extract::{RawQuery, State as Shared};
+use axum::extract::State as Shared;
 use axum::http::{StatusCode, Uri};
-use granary::outcome::{final_stores, result_word};
-use granary::plan::Reach;
-use granary::{GameName, Mancala, Query, Seeds, Side};
-use serde_json::{Value, json};
+use granary::game::GameInfo;
+use granary::tablebase::KindSummary;
+use granary::{GameName, Setup};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::State;
-use crate::error::{ApiError, internal};
-use crate::params::Params;
+use crate::error::{ApiError, Failure};
+use crate::params::{self, Params};
 use crate::pool::Pool;
-use crate::route::Route;
-use crate::search::{Leader, Plan};
+use crate::route::{Doc, Route};
 
-type Answer = Result<Json<Value>, ApiError>;
+type Answer<T> = Result<Json<T>, ApiError>;
 
 /// Runs `work` in `pool` once it has a free slot, within the timeout (queueing included); 503 if
 /// the queue is full or the time runs out.
-async fn blocking<T: Send + 'static>(
+pub(crate) async fn blocking<T: Send + 'static>(
     state: &Arc<State>,
     pool: &Pool,
     work: impl FnOnce(&State) -> Result<T, ApiError> + Send + 'static,
@@ -48,25 +49,76 @@ async fn blocking<T: Send + 'static>(
 }
 
 /// [`blocking`], the answer as JSON.
-async fn blocking_json<T: serde::Serialize + Send + 'static>(
+async fn blocking_json<T: Send + 'static>(
     state: &Arc<State>,
     pool: &Pool,
     work: impl FnOnce(&State) -> Result<T, ApiError> + Send + 'static,
-) -> Answer {
-    let value = blocking(state, pool, work).await?;
-    serde_json::to_value(value)
-        .map(Json)
-        .map_err(|e| internal(e.to_string()))
+) -> Answer<T> {
+    blocking(state, pool, work).await.map(Json)
 }
+
+/// What an endpoint whose positions are never beyond its answers fails with: a request that is
+/// wrong, damaged tables, a full queue or a late answer.
+const FAILURES: &[Failure] = &[
+    Failure::BAD_REQUEST,
+    Failure::INTERNAL,
+    Failure::UNAVAILABLE,
+];
 
 /// The API's routes ([`crate::route`]).
 pub fn routes() -> Vec<Route> {
     vec![
-        Route::get("/api/v1/variants", variants),
-        Route::get("/api/v1/query", query),
-        Route::get("/api/v1/show", show),
-        Route::get("/api/v1/bao/move", bao_move),
-        Route::get("/api/v1/bao/hint", bao_hint),
+        Route::get(
+            "/api/v1/variants",
+            variants,
+            Doc {
+                id: "variants",
+                summary: "Games, their options and defaults, the tables present, and those being \
+                          built for reviews.",
+                description: "Takes no parameters; answered at once.",
+                answer: "The catalogue and the table directory's kinds.",
+                failures: &[Failure::INTERNAL],
+            },
+        ),
+        Route::get(
+            "/api/v1/show",
+            show,
+            Doc {
+                id: "show",
+                summary: "The position after moves, as data.",
+                description: "From the game's start, or from `position`, after `moves`.",
+                answer: "Where the game stands.",
+                failures: FAILURES,
+            },
+        ),
+        Route::get(
+            "/api/v1/bao/move",
+            bao_move,
+            Doc {
+                id: "baoMove",
+                summary: "The Bao engine's move.",
+                description: "The engine's move in the position, searched for `ms` milliseconds.",
+                answer: "The engine's move.",
+                failures: &[
+                    Failure::BAD_REQUEST,
+                    Failure::GAME_OVER,
+                    Failure::INTERNAL,
+                    Failure::UNAVAILABLE,
+                ],
+            },
+        ),
+        Route::get(
+            "/api/v1/bao/hint",
+            bao_hint,
+            Doc {
+                id: "baoHint",
+                summary: "Every legal Bao move with the engine's evaluation, best first.",
+                description: "Each move's 3-ply score for the mover, in seeds; at a start \
+                              position, what a proof-number search proves of it, if anything.",
+                answer: "The moves, best first.",
+                failures: FAILURES,
+            },
+        ),
     ]
 }
 
@@ -76,165 +128,83 @@ pub async fn not_found(uri: Uri) -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, format!("no such path: {path}"))
 }
 
-async fn variants(Shared(state): Shared<Arc<State>>) -> Answer {
-    let games = granary::game::catalogue();
+/// `GET /api/v1/variants`'s answer.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Variants {
+    /// Every game, its options and defaults.
+    pub games: Vec<GameInfo>,
+    /// The kinds of tables in the table directory.
+    pub tables: Vec<KindSummary>,
+    /// The tables `granary serve` builds in the background for reviews of Kalah(6,4) (both
+    /// capture rules, up to `seeds`), and how far; `null` where it builds none.
+    pub preparing: Option<crate::prepare::Status>,
+}
+
+async fn variants(Shared(state): Shared<Arc<State>>) -> Answer<Variants> {
     let tables = state
         .tablebase
         .present()
         .map_err(|e| ApiError::from(e).within(state.tablebase.root()))?;
-    let preparing = state.preparing.status();
-    Ok(Json(
-        json!({ "games": games, "tables": tables, "preparing": preparing }),
-    ))
+    Ok(Json(Variants {
+        games: granary::game::catalogue(),
+        tables,
+        preparing: state.preparing.status(),
+    }))
 }
 
-async fn query(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {
-    let params = Params::parse(raw.as_deref()).map_err(ApiError::bad)?;
-    let game = params.game().map_err(ApiError::bad)?;
-    if game == GameName::Bao {
-        return Err(ApiError::bad(
-            "bao has no tables: use /api/v1/show for its moves and /api/v1/bao/move for the engine's",
-        ));
-    }
-    if params.get("moves").is_some() || params.get("ms").is_some() {
-        return Err(ApiError::bad("query takes no 'moves' or 'ms'"));
-    }
-    let setup = params.setup().map_err(ApiError::bad)?;
-    let mancala = setup.mancala(game, params.get("position"))?;
-    let query = answer(&state, &mancala).await?;
-    described(&mancala, &query).map(Json)
+/// `GET /api/v1/show`'s parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = params::any_game)]
+pub struct ShowParams {
+    #[serde(default, deserialize_with = "params::text")]
+    pub game: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub rules: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub sweep: Option<String>,
+    #[serde(default, deserialize_with = "params::whole")]
+    pub pits: Option<usize>,
+    #[serde(default, deserialize_with = "params::whole")]
+    pub seeds: Option<u32>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub nyumba: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub takasia: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub tax: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    #[schemars(with = "String")]
+    pub position: Option<String>,
+    #[serde(default, deserialize_with = "params::moves")]
+    #[schemars(with = "String")]
+    pub moves: Option<Vec<String>>,
 }
 
-/// The answer for `game`'s position, as the library's rule of what is answered beyond the tables
-/// has it ([`granary::plan::reach`], with the server's search limit): from the tables where they
-/// cover it, else (Kalah) kept from an earlier search or searched.
-///
-/// # Errors
-/// 422 (Oware beyond its tables, Kalah beyond the search limit) in a plain sentence; 503 while
-/// a search outlasts the request; 500 for damaged tables.
-pub async fn answer(state: &Arc<State>, game: &Mancala) -> Result<Arc<Query>, ApiError> {
-    let present = state.tablebase.complete_up_to(game.kind());
-    let estimate = match state.solved.reach(game, present) {
-        Reach::Tables => {
-            let game = *game;
-            return blocking(state, &state.small, move |s| {
-                Ok(Arc::new(s.tablebase.query(&game)?))
-            })
-            .await;
-        }
-        Reach::Beyond(why) => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("this position is beyond what this server answers: {why}"),
-            ));
-        }
-        Reach::Search { seconds, .. } => seconds,
+/// `GET /api/v1/show`'s answer: a Kalah or Oware position, or a Bao one.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum AfterMoves {
+    TwoRow(granary::show::Shown),
+    Bao(granary::bao::BaoShown),
+}
+
+async fn show(
+    Shared(state): Shared<Arc<State>>,
+    Params(asked): Params<ShowParams>,
+) -> Answer<AfterMoves> {
+    let game = params::game(asked.game.as_deref()).map_err(ApiError::bad)?;
+    let setup = Setup {
+        pits: asked.pits,
+        seeds: asked.seeds,
+        rules: asked.rules,
+        sweep: asked.sweep,
+        nyumba: asked.nyumba,
+        takasia: asked.takasia,
+        tax: asked.tax,
     };
-    let deadline = tokio::time::Instant::now() + state.timeout;
-    let mut receiver = match state.solved.plan(game, present, estimate) {
-        Plan::Kept(query) => return Ok(query),
-        Plan::Running(receiver) => receiver,
-        Plan::Start(leader) => {
-            let receiver = leader.receiver.clone();
-            start(state, *game, leader, deadline).await?;
-            receiver
-        }
-    };
-    match tokio::time::timeout_at(deadline, receiver.wait_for(Option::is_some)).await {
-        Ok(Ok(outcome)) => outcome.clone().expect("waited for an outcome"),
-        Ok(Err(_)) => Err(internal("internal error while searching")),
-        Err(_) => Err(ApiError {
-            status: StatusCode::SERVICE_UNAVAILABLE,
-            message: format!(
-                "this position is being searched (about {} estimated) and the answer will be \
-                 kept: ask again shortly",
-                granary::units::human_seconds(estimate)
-            ),
-            retry_after: Some((estimate / 4.0).clamp(1.0, 10.0) as u64),
-        }),
-    }
-}
-
-/// Starts `leader`'s search once a slot is free; it runs to its end even if every request for
-/// it has been answered, and keeps its answer.
-async fn start(
-    state: &Arc<State>,
-    game: Mancala,
-    leader: Leader,
-    deadline: tokio::time::Instant,
-) -> Result<(), ApiError> {
-    let slot = match state.searches.slot(deadline, state.timeout).await {
-        Ok(slot) => slot,
-        Err(e) => {
-            state.solved.finish(leader, Err(e.clone()));
-            return Err(e);
-        }
-    };
-    let shared = Arc::clone(state);
-    // A thread that cannot start drops the leader: its waiters hear an internal error.
-    state.searches.spawn(slot, move || {
-        let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            crate::search::search(&shared.tablebase, &game, leader.horizon, leader.estimate)
-        }));
-        let outcome = match outcome {
-            Ok(Ok(query)) => Ok(Arc::new(query)),
-            Ok(Err(e)) => Err(ApiError::from(e).within(shared.tablebase.root())),
-            Err(_) => Err(internal("internal error while searching")),
-        };
-        shared.solved.finish(leader, outcome);
-    })?;
-    Ok(())
-}
-
-/// `query` as JSON, with what each move leads to under perfect play: `final` (the final stores
-/// `[south, north]`), `result` (`win`, `draw` or `loss` for the player to move) and `margin`
-/// (the mover's final store less the opponent's); `margin` for the position too; `pv_steps`, the
-/// principal variation's moves with the side that plays each and the position after it.
-///
-/// # Errors
-/// 500 if the answer cannot be written (it always can).
-pub fn described(game: &Mancala, query: &Query) -> Result<Value, ApiError> {
-    let pos = &game.position;
-    let pits = game.kind().pits;
-    let margin = |f: [Seeds; 2]| {
-        Seeds(if pos.to_move == Side::South {
-            f[0].0 - f[1].0
-        } else {
-            f[1].0 - f[0].0
-        })
-    };
-    let mut value = serde_json::to_value(query).map_err(|e| internal(e.to_string()))?;
-    value["margin"] = json!(margin(query.final_stores));
-    for (i, mv) in query.moves.iter().enumerate() {
-        let finals = final_stores(pos, pits, mv.value);
-        let entry = &mut value["moves"][i];
-        entry["final"] = json!(finals);
-        entry["result"] = json!(result_word(pos, finals));
-        entry["margin"] = json!(margin(finals));
-    }
-    let mut steps = Vec::new();
-    let mut at = *game;
-    for &pit in &query.pv {
-        let Ok(after) = granary::show::show(&at, &[pit]) else {
-            break;
-        };
-        steps.push(json!({
-            "move": pit,
-            "side": at.position.to_move.name(),
-            "position": after.position,
-        }));
-        at.position = after.pos;
-    }
-    value["pv_steps"] = json!(steps);
-    Ok(value)
-}
-
-async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {
-    let params = Params::parse(raw.as_deref()).map_err(ApiError::bad)?;
-    let game = params.game().map_err(ApiError::bad)?;
-    let setup = params.setup().map_err(ApiError::bad)?;
-    let moves = params.moves();
-    let position = params.get("position").map(String::from);
+    let moves = asked.moves.unwrap_or_default();
+    let position = asked.position;
     // Off the async runtime, within the limits. Kalah and Oware moves are small work (never
     // behind a search); Bao's move generation follows relay sowings to their end (endless ones
     // are detected), which can take long: among the searches, so that it never holds up the
@@ -244,30 +214,85 @@ async fn show(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Ans
     } else {
         &state.small
     };
-    blocking_json(&state, pool, move |_| -> Result<Value, ApiError> {
-        let value = if game == GameName::Bao {
+    blocking_json(&state, pool, move |_| {
+        Ok(if game == GameName::Bao {
             let (rules, pos) = setup.bao(position.as_deref())?;
-            serde_json::to_value(granary::bao::show(&rules, pos, &moves)?)
+            AfterMoves::Bao(granary::bao::show(&rules, pos, &moves)?)
         } else {
             let mancala = setup.mancala(game, position.as_deref())?;
             let pits = granary::game::parse_pits(&moves)?;
-            serde_json::to_value(granary::show::show(&mancala, &pits)?)
-        };
-        value.map_err(|e| internal(e.to_string()))
+            AfterMoves::TwoRow(granary::show::show(&mancala, &pits)?)
+        })
     })
     .await
 }
 
-async fn bao_move(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {
-    let params = Params::parse(raw.as_deref()).map_err(ApiError::bad)?;
-    if params.get("game").is_some_and(|g| g != "bao") {
-        return Err(ApiError::bad("bao/move is for bao; leave 'game' out"));
+/// `GET /api/v1/bao/move`'s parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = params::bao)]
+pub struct MoveParams {
+    #[serde(default, deserialize_with = "params::text")]
+    pub game: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub rules: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub nyumba: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub takasia: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub tax: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    #[schemars(with = "String")]
+    pub position: Option<String>,
+    #[serde(default, deserialize_with = "params::whole")]
+    pub ms: Option<u64>,
+}
+
+/// Bao's rule set and position as `setup` names them, for `endpoint`, whose `game` is Bao or
+/// left out.
+fn bao_game(
+    endpoint: &str,
+    game: Option<&str>,
+    setup: &Setup,
+    position: Option<&str>,
+) -> Result<(granary::BaoRules, granary::BaoPosition), ApiError> {
+    if game.is_some_and(|g| g != "bao") {
+        return Err(ApiError::bad(format!(
+            "{endpoint} is for bao; leave 'game' out"
+        )));
     }
-    let millis = params.millis().map_err(ApiError::bad)?;
-    let (rules, pos) = params
-        .setup()
-        .map_err(ApiError::bad)?
-        .bao(params.get("position"))?;
+    Ok(setup.bao(position)?)
+}
+
+/// Bao's options as the library takes them.
+fn bao_setup(
+    rules: Option<String>,
+    nyumba: Option<String>,
+    takasia: Option<String>,
+    tax: Option<String>,
+) -> Setup {
+    Setup {
+        rules,
+        nyumba,
+        takasia,
+        tax,
+        ..Setup::default()
+    }
+}
+
+async fn bao_move(
+    Shared(state): Shared<Arc<State>>,
+    Params(asked): Params<MoveParams>,
+) -> Answer<granary::bao::EngineMove> {
+    let setup = bao_setup(asked.rules, asked.nyumba, asked.takasia, asked.tax);
+    let millis = params::millis(asked.ms).map_err(ApiError::bad)?;
+    let (rules, pos) = bao_game(
+        "bao/move",
+        asked.game.as_deref(),
+        &setup,
+        asked.position.as_deref(),
+    )?;
     blocking_json(&state, &state.searches, move |_| {
         let mut player = granary::bao::Player::new(&rules);
         player
@@ -286,16 +311,72 @@ async fn bao_move(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) ->
 /// Tree nodes the proof of a start position may use (Bao la kujifunza's takes under 9,000).
 pub const START_PROOF_NODES: usize = 200_000;
 
-async fn bao_hint(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) -> Answer {
-    let params = Params::parse(raw.as_deref()).map_err(ApiError::bad)?;
-    if params.get("game").is_some_and(|g| g != "bao") {
-        return Err(ApiError::bad("bao/hint is for bao; leave 'game' out"));
-    }
-    if params.get("moves").is_some() || params.get("ms").is_some() {
-        return Err(ApiError::bad("bao/hint takes no 'moves' or 'ms'"));
-    }
-    let setup = params.setup().map_err(ApiError::bad)?;
-    let (rules, pos) = setup.bao(params.get("position"))?;
+/// `GET /api/v1/bao/hint`'s parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = params::bao)]
+pub struct HintParams {
+    #[serde(default, deserialize_with = "params::text")]
+    pub game: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub rules: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub nyumba: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub takasia: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub tax: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    #[schemars(with = "String")]
+    pub position: Option<String>,
+}
+
+/// `GET /api/v1/bao/hint`'s answer.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Hint {
+    /// The rule set described.
+    pub rules: String,
+    pub position: String,
+    #[schemars(schema_with = "granary::schema::side")]
+    pub to_move: &'static str,
+    /// Every legal move, best first.
+    pub moves: Vec<HintMove>,
+    /// At a start position, what a proof-number search proves of it; `null` if nothing.
+    pub proven: Option<Proof>,
+}
+
+/// A legal Bao move and its evaluation.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct HintMove {
+    #[serde(rename = "move")]
+    pub text: String,
+    /// The engine's 3-ply score for the mover, in seeds.
+    pub score: f64,
+}
+
+/// What a proof-number search proves of a start position.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+pub struct Proof {
+    #[schemars(schema_with = "granary::schema::side")]
+    pub winner: &'static str,
+    /// The winning move, if the player to move wins.
+    #[serde(rename = "move")]
+    pub best: Option<String>,
+    pub nodes: u64,
+    pub how: String,
+}
+
+async fn bao_hint(
+    Shared(state): Shared<Arc<State>>,
+    Params(asked): Params<HintParams>,
+) -> Answer<Hint> {
+    let setup = bao_setup(asked.rules, asked.nyumba, asked.takasia, asked.tax);
+    let (rules, pos) = bao_game(
+        "bao/hint",
+        asked.game.as_deref(),
+        &setup,
+        asked.position.as_deref(),
+    )?;
     let start = granary::BaoPosition::start(&rules);
     blocking_json(&state, &state.searches, move |s| {
         let mut player = granary::bao::Player::new(&rules);
@@ -310,31 +391,31 @@ async fn bao_hint(Shared(state): Shared<Arc<State>>, RawQuery(raw): RawQuery) ->
                 .or_insert_with(|| start_proof(&rules, &start))
                 .clone()
         } else {
-            Value::Null
+            None
         };
-        Ok(json!({
-            "rules": rules.describe(),
-            "position": granary::bao::format_position(&pos),
-            "to_move": pos.to_move.name(),
-            "moves": moves
-                .iter()
-                .map(|(mv, score)| json!({ "move": mv, "score": score }))
-                .collect::<Vec<_>>(),
-            "proven": proven,
-        }))
+        Ok(Hint {
+            rules: rules.describe(),
+            position: granary::bao::format_position(&pos),
+            to_move: pos.to_move.name(),
+            moves: moves
+                .into_iter()
+                .map(|(text, score)| HintMove { text, score })
+                .collect(),
+            proven,
+        })
     })
     .await
 }
 
-/// What a proof-number search proves of a start position, once per rule set: `null` if it
+/// What a proof-number search proves of a start position, once per rule set: `None` if it
 /// proves nothing within [`START_PROOF_NODES`].
-fn start_proof(rules: &granary::BaoRules, start: &granary::BaoPosition) -> Value {
+fn start_proof(rules: &granary::BaoRules, start: &granary::BaoPosition) -> Option<Proof> {
     let proof = granary::bao::prove_pns(rules, start, START_PROOF_NODES);
     let mover = start.to_move;
     let winner = match proof.value {
         "win" => mover,
         "loss" => mover.other(),
-        _ => return Value::Null,
+        _ => return None,
     };
     let start_name = rules.start.name();
     let published = if start_name == "kujifunza" {
@@ -342,11 +423,11 @@ fn start_proof(rules: &granary::BaoRules, start: &granary::BaoPosition) -> Value
     } else {
         ""
     };
-    json!({
-        "winner": winner.name(),
-        "move": proof.best,
-        "nodes": proof.nodes,
-        "how": format!(
+    Some(Proof {
+        winner: winner.name(),
+        best: proof.best,
+        nodes: proof.nodes,
+        how: format!(
             "proved by proof-number search over every reply ({} tree nodes), as \
              `granary solve bao --rules {start_name}` proves it{published}",
             proof.nodes

@@ -1,7 +1,8 @@
 //! The error answer of the JSON API: [`ApiError`], a status and a one-line message, written as
 //! `{"error": "..."}` (503 with `Retry-After`), and its conversions from the library's errors:
 //! 400 for bad input, 422 for a position beyond the server's tables or limits, 500 otherwise.
-//! Shared by [`crate::api`] and [`crate::search`], and naming neither.
+//! Shared by [`crate::api`] and [`crate::search`], and naming neither. [`Failure`] names, for
+//! the API's description, each status an endpoint answers with and what it means.
 
 use std::time::Duration;
 
@@ -9,7 +10,67 @@ use axum::Json;
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use granary::{SolveError, TableError};
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
+
+/// An error's body, as every error answer writes it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[schemars(rename = "Error")]
+#[serde(deny_unknown_fields)]
+pub struct ErrorBody {
+    /// One line naming what is wrong.
+    pub error: String,
+}
+
+/// A status an endpoint answers with, besides its answer, and what it means there: each one
+/// `{"error": "..."}` ([`ErrorBody`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Failure {
+    pub status: StatusCode,
+    pub means: &'static str,
+}
+
+impl Failure {
+    /// 400.
+    pub const BAD_REQUEST: Failure = Failure {
+        status: StatusCode::BAD_REQUEST,
+        means: "The request is wrong: a parameter unknown, given twice, too long or not valid \
+                for the game, a position that does not parse, a move that cannot be played \
+                (naming its ply and move).",
+    };
+    /// 404, of a job.
+    pub const NO_JOB: Failure = Failure {
+        status: StatusCode::NOT_FOUND,
+        means: "No such job: never started, or finished and forgotten.",
+    };
+    /// 413.
+    pub const TOO_LARGE: Failure = Failure {
+        status: StatusCode::PAYLOAD_TOO_LARGE,
+        means: "The body is larger than 64 KiB.",
+    };
+    /// 422, of a position.
+    pub const BEYOND: Failure = Failure {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        means: "The position is beyond what this server answers (Oware beyond its tables, Kalah \
+                beyond the search limit), in a plain sentence that names no file.",
+    };
+    /// 422, of a game over.
+    pub const GAME_OVER: Failure = Failure {
+        status: StatusCode::UNPROCESSABLE_ENTITY,
+        means: "The player to move has no legal move: the game is over.",
+    };
+    /// 500.
+    pub const INTERNAL: Failure = Failure {
+        status: StatusCode::INTERNAL_SERVER_ERROR,
+        means: "The server's tables are damaged, or its work failed.",
+    };
+    /// 503, with `Retry-After`.
+    pub const UNAVAILABLE: Failure = Failure {
+        status: StatusCode::SERVICE_UNAVAILABLE,
+        means: "A full queue, an answer later than the server's timeout, or a search still \
+                running (its answer is kept): ask again after `Retry-After`.",
+    };
+}
 
 /// An error answer.
 #[derive(Clone, Debug)]
@@ -56,7 +117,9 @@ impl ApiError {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(json!({ "error": self.message }));
+        let body = Json(ErrorBody {
+            error: self.message,
+        });
         if self.status == StatusCode::SERVICE_UNAVAILABLE {
             let after = self.retry_after.unwrap_or(1).max(1).to_string();
             (self.status, [(header::RETRY_AFTER, after)], body).into_response()
@@ -64,6 +127,11 @@ impl IntoResponse for ApiError {
             (self.status, body).into_response()
         }
     }
+}
+
+/// The statuses an endpoint fails with are its route's ([`crate::route::Doc::failures`]).
+impl aide::OperationOutput for ApiError {
+    type Inner = ErrorBody;
 }
 
 /// The status of the library's `err`: 400 for bad input, 422 for a position beyond the server's

@@ -1,8 +1,12 @@
 //! Long answers as jobs: a review whose positions are searched takes seconds to minutes, longer
-//! than a request may work, so it runs as a job that a client follows and may cancel.
+//! than a request may work, so it runs as a job that a client follows and may cancel; so does
+//! a query whose search outlasts the request.
 //!
 //! - `POST /api/v1/review` starts a job ([`crate::review`]); the same game asked again while its
 //!   job runs joins that job, and once reviewed is answered from the reviews kept;
+//! - `GET /api/v1/query` of a position whose search outlasts the request starts a job that
+//!   follows the search ([`crate::query`]; kind `query`, one step), or joins the one following
+//!   it;
 //! - `GET /api/v1/jobs/{id}`: the job's state (`queued`, `running`, `done`, `failed`,
 //!   `cancelled`), `done` plies of `total`, the plies reviewed so far, and the `result` once
 //!   done (or `error`, with its `status`, once failed). With `since=V` (the `version` of the
@@ -28,23 +32,28 @@ use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
+use aide::generate::GenContext;
 use axum::Json;
-use axum::extract::{Path, RawQuery, State as Shared};
-use axum::http::StatusCode;
+use axum::extract::{Path, State as Shared};
+use axum::http::{StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use granary::record::RecordReview;
 use granary::review::{Ply, Watch};
 use granary::{Cancel, Mancala, Query};
-use serde::Serialize;
-use serde_json::Value;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use tokio::sync::{Notify, watch};
 
 use crate::State;
-use crate::error::{ApiError, internal};
+use crate::described::QueryAnswer;
+use crate::error::{ApiError, Failure, internal};
 use crate::kept::Kept;
+use crate::params::Params;
 use crate::pool::Pool;
-use crate::route::Route;
+use crate::route::{self, Doc, Route};
 
 /// Where a job stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum JobState {
     /// Waiting for a slot.
@@ -71,13 +80,18 @@ impl JobState {
 }
 
 /// What a job has done so far: what `GET /api/v1/jobs/{id}` answers.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[schemars(rename = "Job")]
 pub struct Report {
     pub id: String,
-    /// What the job does: `review`.
+    /// What the job does: `review` (a game reviewed) or `query` (a position searched).
+    #[schemars(schema_with = "job_kind")]
     pub kind: &'static str,
+    /// What the job works on, in words: for a query, the search it waits for and its
+    /// estimate.
+    pub what: String,
     pub state: JobState,
-    /// Plies reviewed, of `total`.
+    /// Steps done, of `total`: plies reviewed; for a query, 1 once answered.
     pub done: usize,
     pub total: usize,
     /// Seconds since the job was started.
@@ -87,14 +101,33 @@ pub struct Report {
     /// Bumped by every change: `since` of the next request.
     pub version: u64,
     /// The plies reviewed so far, in order, each as the review's `plies` has it.
-    pub plies: Vec<Arc<Value>>,
-    /// The review once done, as `POST /api/v1/review` answers it.
-    pub result: Option<Arc<Value>>,
+    pub plies: Vec<Arc<Ply>>,
+    /// The answer once done: a review as `POST /api/v1/review` answers it, a position as
+    /// `GET /api/v1/query` answers it.
+    pub result: Option<JobResult>,
     /// Why the job failed or was cancelled.
     pub error: Option<String>,
     /// The status the failure would have had as an answer (400, 422, 500).
     pub status: Option<u16>,
 }
+
+/// A job's answer once done: its kind's.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum JobResult {
+    Review(Arc<RecordReview>),
+    Query(Arc<QueryAnswer>),
+}
+
+/// The kinds of job: `review`, `query`.
+fn job_kind(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    schemars::json_schema!({ "type": "string", "enum": [REVIEW, QUERY] })
+}
+
+/// A review's job kind.
+const REVIEW: &str = "review";
+/// A query's job kind.
+const QUERY: &str = "query";
 
 /// A job: its report, the request that stops it, and when it was last asked about.
 #[derive(Debug)]
@@ -115,11 +148,13 @@ pub struct Job {
 }
 
 impl Job {
-    fn new(id: String, key: String, total: usize, now: Instant) -> Job {
+    fn new(id: String, key: String, kind: &'static str, what: String, total: usize) -> Job {
+        let now = Instant::now();
         Job {
             report: Mutex::new(Report {
                 id: id.clone(),
-                kind: "review",
+                kind,
+                what,
                 state: JobState::Queued,
                 done: 0,
                 total,
@@ -184,6 +219,30 @@ impl Job {
         lock(&self.report).state
     }
 
+    /// Marks the job running: it holds what it works with.
+    pub fn begin(&self) {
+        *lock(&self.started) = Some(Instant::now());
+        self.update(|r| r.state = JobState::Running);
+    }
+
+    /// Ends the job done, with `result`, every step done.
+    pub fn done(&self, result: JobResult) {
+        self.update(|r| {
+            r.state = JobState::Done;
+            r.done = r.total;
+            r.result = Some(result);
+        });
+    }
+
+    /// Ends the job failed with `err`'s message and status.
+    pub fn fail(&self, err: &ApiError) {
+        self.update(|r| {
+            r.state = JobState::Failed;
+            r.error = Some(err.message.clone());
+            r.status = Some(err.status.as_u16());
+        });
+    }
+
     /// The report once it has changed since `version`, or once `deadline` passes.
     pub async fn report_since(&self, version: u64, deadline: tokio::time::Instant) -> Report {
         let mut changed = self.changed.subscribe();
@@ -220,7 +279,7 @@ pub struct Limits {
 #[derive(Debug)]
 pub struct Jobs {
     jobs: Mutex<HashMap<String, Arc<Job>>>,
-    reviews: Mutex<Kept<Arc<Value>>>,
+    reviews: Mutex<Kept<Arc<RecordReview>>>,
     limits: Limits,
     ids: RandomState,
     count: AtomicU64,
@@ -230,7 +289,7 @@ pub struct Jobs {
 #[derive(Debug)]
 pub enum Started {
     /// Reviewed before: the answer.
-    Kept(Arc<Value>),
+    Kept(Arc<RecordReview>),
     /// A job for it, new or already running.
     Job(Arc<Job>),
 }
@@ -264,6 +323,28 @@ impl Jobs {
         if let Some(kept) = lock(&self.reviews).get(&key) {
             return Ok((Started::Kept(kept), false));
         }
+        let what = format!("a review of {total} plies");
+        self.admit(key, REVIEW, what, total)
+            .map(|(job, new)| (Started::Job(job), new))
+    }
+
+    /// The job following the search `key` names, or a new one (`what` it waits for, in
+    /// words): a query's job, of one step.
+    ///
+    /// # Errors
+    /// 503 with `Retry-After`: the server holds as many jobs queued or running as it may.
+    pub fn follow(&self, key: String, what: String) -> Result<(Arc<Job>, bool), ApiError> {
+        self.admit(key, QUERY, what, 1)
+    }
+
+    /// The job of `key` queued or running, or a new one of `kind` within the bound.
+    fn admit(
+        &self,
+        key: String,
+        kind: &'static str,
+        what: String,
+        total: usize,
+    ) -> Result<(Arc<Job>, bool), ApiError> {
         let now = Instant::now();
         self.sweep(now);
         let mut jobs = lock(&self.jobs);
@@ -272,7 +353,7 @@ impl Jobs {
             .find(|j| j.key == key && !j.state().finished())
         {
             *lock(&job.seen) = now;
-            return Ok((Started::Job(Arc::clone(job)), false));
+            return Ok((Arc::clone(job), false));
         }
         let active = jobs.values().filter(|j| !j.state().finished()).count();
         if active >= self.limits.max_jobs {
@@ -287,9 +368,9 @@ impl Jobs {
         }
         let n = self.count.fetch_add(1, Relaxed);
         let id = format!("{:016x}", self.ids.hash_one(n));
-        let job = Arc::new(Job::new(id.clone(), key, total, now));
+        let job = Arc::new(Job::new(id.clone(), key, kind, what, total));
         jobs.insert(id, Arc::clone(&job));
-        Ok((Started::Job(job), true))
+        Ok((job, true))
     }
 
     /// Cancels every job queued or running that nobody has asked about since `now - idle`,
@@ -337,7 +418,7 @@ impl Jobs {
         lock(&self.reviews).len()
     }
 
-    fn keep(&self, key: String, review: Arc<Value>) {
+    fn keep(&self, key: String, review: Arc<RecordReview>) {
         lock(&self.reviews).insert(key, review);
     }
 }
@@ -387,11 +468,8 @@ impl Watch for Watcher<'_> {
     }
 
     fn ply(&self, ply: &Ply, total: usize) {
-        let Ok(value) = serde_json::to_value(ply) else {
-            return;
-        };
         self.job.update(|r| {
-            r.plies.push(Arc::new(value));
+            r.plies.push(Arc::new(ply.clone()));
             r.done = r.plies.len();
             r.total = total;
         });
@@ -435,8 +513,7 @@ fn begin(
     if job.cancel.is_cancelled() {
         return;
     }
-    *lock(&job.started) = Some(Instant::now());
-    job.update(|r| r.state = JobState::Running);
+    job.begin();
     let shared = Arc::clone(state);
     let running = Arc::clone(job);
     let runtime = tokio::runtime::Handle::try_current().ok();
@@ -466,7 +543,7 @@ fn begin(
         finish(&shared, &running, outcome);
     });
     if let Err(e) = spawned {
-        fail(job, &e);
+        job.fail(&e);
     }
 }
 
@@ -477,29 +554,39 @@ fn finish(
     outcome: std::thread::Result<Result<granary::record::RecordReview, granary::ReviewError>>,
 ) {
     match outcome {
-        Ok(Ok(review)) => match serde_json::to_value(review) {
-            Ok(value) => {
-                let value = Arc::new(value);
-                state.jobs.keep(job.key.clone(), Arc::clone(&value));
-                job.update(|r| {
-                    r.state = JobState::Done;
-                    r.result = Some(value);
-                });
-            }
-            Err(e) => fail(job, &internal(e.to_string())),
-        },
+        Ok(Ok(review)) => {
+            let review = Arc::new(review);
+            state.jobs.keep(job.key.clone(), Arc::clone(&review));
+            job.done(JobResult::Review(review));
+        }
         Ok(Err(granary::ReviewError::Cancelled { .. })) => job.cancel("cancelled"),
-        Ok(Err(e)) => fail(job, &ApiError::from(e).within(state.tablebase.root())),
-        Err(_) => fail(job, &internal("internal error while reviewing")),
+        Ok(Err(e)) => job.fail(&ApiError::from(e).within(state.tablebase.root())),
+        Err(_) => job.fail(&internal("internal error while reviewing")),
     }
 }
 
-fn fail(job: &Job, err: &ApiError) {
-    job.update(|r| {
-        r.state = JobState::Failed;
-        r.error = Some(err.message.clone());
-        r.status = Some(err.status.as_u16());
-    });
+/// A job's answer while it runs: 202, its report, and `Location: /api/v1/jobs/{id}`.
+pub fn accepted(report: Report) -> Response {
+    let location = format!("/api/v1/jobs/{}", report.id);
+    (
+        StatusCode::ACCEPTED,
+        [(header::LOCATION, location)],
+        axum::Json(report),
+    )
+        .into_response()
+}
+
+/// [`accepted`] as the API's description has it, `description` saying why.
+pub fn accepted_response(ctx: &mut GenContext, description: &str) -> aide::openapi::Response {
+    let mut running = route::json_response::<Report>(ctx, description);
+    running.headers.insert(
+        "Location".into(),
+        route::header(
+            "The job, `/api/v1/jobs/{id}`.",
+            ctx.schema.subschema_for::<String>(),
+        ),
+    );
+    running
 }
 
 /// Which of the server's pools a job runs in.
@@ -521,9 +608,42 @@ impl PoolOf {
 /// The jobs' routes ([`crate::route`]).
 pub fn routes() -> Vec<Route> {
     vec![
-        Route::get("/api/v1/jobs/{id}", job_report),
-        Route::delete("/api/v1/jobs/{id}", job_cancel),
+        Route::get(
+            "/api/v1/jobs/{id}",
+            job_report,
+            Doc {
+                id: "job",
+                summary: "A job's report: its state, the plies done so far, and its result once \
+                          done.",
+                description: "With `since` (the `version` of a report before), the answer waits \
+                              until the job has changed since, at most the request limit: a \
+                              client follows a job without polling blind. Asking keeps a job \
+                              alive: one nobody has asked about for a minute is cancelled, and a \
+                              finished one is forgotten as long after (its review stays kept).",
+                answer: "The job's report.",
+                failures: &[Failure::BAD_REQUEST, Failure::NO_JOB],
+            },
+        ),
+        Route::delete(
+            "/api/v1/jobs/{id}",
+            job_cancel,
+            Doc {
+                id: "cancel_job",
+                summary: "Cancels a job: its searches stop and its slot is freed.",
+                description: "The job ends `cancelled`, unless it had finished.",
+                answer: "The job's report, `cancelled` (or the state it had finished in).",
+                failures: &[Failure::NO_JOB],
+            },
+        ),
     ]
+}
+
+/// A job's path.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[schemars(inline)]
+pub struct JobPath {
+    /// The job's id, from `Location` or the report's `id`.
+    pub id: String,
 }
 
 /// The job `id`, or 404.
@@ -540,20 +660,21 @@ fn job_of(state: &State, id: &str) -> Result<Arc<Job>, ApiError> {
     })
 }
 
-/// A job's query string: `since`, the version of the answer before, to wait for a change.
-#[derive(Debug, serde::Deserialize)]
+/// A job's query string.
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-struct JobQuery {
-    since: Option<u64>,
+pub struct JobQuery {
+    /// Wait for a report newer than this version.
+    #[serde(default, deserialize_with = "crate::params::whole")]
+    #[schemars(with = "u64")]
+    pub since: Option<u64>,
 }
 
 async fn job_report(
     Shared(state): Shared<Arc<State>>,
-    Path(id): Path<String>,
-    RawQuery(raw): RawQuery,
+    Path(JobPath { id }): Path<JobPath>,
+    Params(JobQuery { since }): Params<JobQuery>,
 ) -> Result<Json<Report>, ApiError> {
-    let JobQuery { since } = serde_urlencoded::from_str(raw.as_deref().unwrap_or(""))
-        .map_err(|e| ApiError::bad(format!("the query string: {e}; a job takes only 'since'")))?;
     let job = job_of(&state, &id)?;
     Ok(Json(match since {
         Some(version) => {
@@ -566,7 +687,7 @@ async fn job_report(
 
 async fn job_cancel(
     Shared(state): Shared<Arc<State>>,
-    Path(id): Path<String>,
+    Path(JobPath { id }): Path<JobPath>,
 ) -> Result<Json<Report>, ApiError> {
     let job = job_of(&state, &id)?;
     job.cancel("cancelled");
@@ -577,9 +698,29 @@ async fn job_cancel(
 mod tests {
     use super::*;
 
+    /// A review of no moves, its record `record`.
+    fn reviewed(record: &str) -> Arc<RecordReview> {
+        let game = granary::GameRecord::new(
+            granary::GameName::Kalah,
+            &granary::Setup::default(),
+            None,
+            &[],
+        )
+        .unwrap();
+        Arc::new(RecordReview {
+            review: granary::Review {
+                tables: None,
+                plies: Vec::new(),
+                sides: Default::default(),
+            },
+            setup: game.described(),
+            record: record.into(),
+        })
+    }
+
     #[test]
     fn a_job_changes_until_it_finishes_then_never_again() {
-        let job = Job::new("a".into(), "k".into(), 3, Instant::now());
+        let job = Job::new("a".into(), "k".into(), REVIEW, "a review".into(), 3);
         job.update(|r| r.state = JobState::Running);
         assert_eq!(job.report().version, 1);
         job.cancel("cancelled");
@@ -614,13 +755,15 @@ mod tests {
         assert_eq!(full.status, StatusCode::SERVICE_UNAVAILABLE);
         assert!(full.retry_after.is_some());
         // A finished job leaves room; its result, kept, answers its game.
-        jobs.keep("b".into(), Arc::new(Value::from(7)));
+        jobs.keep("b".into(), reviewed("b"));
         b.update(|r| r.state = JobState::Done);
         assert!(matches!(
             jobs.start("c".into(), 1),
             Ok((Started::Job(_), true))
         ));
-        assert!(matches!(jobs.start("b".into(), 1), Ok((Started::Kept(v), false)) if *v == 7));
+        assert!(
+            matches!(jobs.start("b".into(), 1), Ok((Started::Kept(v), false)) if v.record == "b")
+        );
     }
 
     #[test]

@@ -1,18 +1,23 @@
 //! `granary serve`: perfect play on the web, over the `granary` library.
 //!
-//! - [`api`]: the JSON API under `/api/v1/` (variants, query, show, Bao's engine move);
+//! - [`api`]: the JSON API under `/api/v1/` (variants, show, Bao's engine move);
+//! - [`query`]: perfect play in a Kalah or Oware position, a long search followed as a job;
+//! - [`described`]: a position's answer as the API writes it;
 //! - [`review`]: a game reviewed against perfect play, as a job;
 //! - [`jobs`]: long answers as jobs a client follows and may cancel;
 //! - [`kept`]: answers kept for later requests, bounded;
 //! - [`prepare`]: the tables a review of the default game needs, built in the background;
 //! - [`error`]: the API's error answer, `{"error": "..."}` with its status;
-//! - [`params`]: query strings checked into the library's [`granary::Setup`], every fault a 400;
+//! - [`params`]: query strings and JSON bodies read into each endpoint's request struct, every
+//!   fault a 400;
 //! - [`pool`]: bounded pools of work off the async runtime, each with its own queue;
 //! - [`search`]: Kalah positions beyond the tables, searched within a limit and kept;
 //! - [`tables`]: the tables present of a game, and the variant the page's game selector shows;
 //! - [`page`]: the interactive page at `/`, its files embedded in the binary;
-//! - [`route`]: routes declared once, each module's table building its router;
-//! - [`openapi`]: the API's description, OpenAPI 3.1, served at `/api/v1/openapi.json`.
+//! - [`route`]: routes declared once, each module's table building its router and the API's
+//!   description;
+//! - [`openapi`]: the API's description, OpenAPI 3.1, generated from the handlers' types and
+//!   served at `/api/v1/openapi.json`.
 //!
 //! The table directory is opened once ([`granary::Tablebase`]) and its memory maps are shared by
 //! every request. Work that may take long runs in one of two pools ([`pool::Pool`]), each with
@@ -24,11 +29,13 @@
 //! [`Config::timeout`] gets 503 too; the list of variants and tables is answered at once.
 //! A Kalah position the tables do not cover is searched over them if the cost model expects the
 //! search to take at most [`Config::search_seconds`]; the search goes on past the request's
-//! timeout and its answer is kept ([`Config::cache_entries`] answers at most). Serving begins
+//! timeout (the request answered with a job that follows it, [`query`]) and its answer is kept
+//! ([`Config::cache_entries`] answers at most). Serving begins
 //! with the search of the page's opening positions, Kalah(6,4) in both capture rules, where it is
 //! within the limit, once the tables built in the background are complete ([`prepare`]).
 
 pub mod api;
+pub mod described;
 pub mod error;
 pub mod jobs;
 pub mod kept;
@@ -37,6 +44,7 @@ pub mod page;
 pub mod params;
 pub mod pool;
 pub mod prepare;
+pub mod query;
 pub mod review;
 pub mod route;
 pub mod search;
@@ -124,8 +132,8 @@ pub struct State {
     pub jobs: jobs::Jobs,
     /// The tables built in the background for reviews, and how far.
     pub preparing: prepare::Preparation,
-    /// What a proof search proves of each Bao rule set's start (JSON; `null` if nothing).
-    pub start_proofs: std::sync::Mutex<std::collections::HashMap<String, serde_json::Value>>,
+    /// What a proof search proves of each Bao rule set's start (`None` if nothing).
+    pub start_proofs: std::sync::Mutex<std::collections::HashMap<String, Option<api::Proof>>>,
 }
 
 /// What every request shares, for `config`. The cost model is the one `granary calibrate`
@@ -167,6 +175,7 @@ pub fn router(config: &Config) -> Router {
 pub fn api_routes() -> Vec<route::Route> {
     [
         api::routes(),
+        query::routes(),
         review::routes(),
         jobs::routes(),
         tables::routes(),

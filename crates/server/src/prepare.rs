@@ -29,7 +29,7 @@ use crate::State;
 pub const REVIEW_SEEDS: u32 = 24;
 
 /// What the background build has done: `null` in JSON where the server builds nothing.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Status {
     /// How far the work is.
     pub state: Stage,
@@ -45,7 +45,7 @@ pub struct Status {
 }
 
 /// How far the background work is (in JSON, its name in lower case).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Stage {
     /// Building the tables.
@@ -59,7 +59,7 @@ pub enum Stage {
 }
 
 /// The layer being built.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Building {
     pub kind: String,
     pub seeds: u32,

@@ -5,8 +5,8 @@
 //!
 //! One search of a position runs at a time: a request for a position already being searched
 //! waits for that search. A search that outlasts its request's time goes on and keeps its
-//! answer, so that asking again shortly gets it at once (the request is answered 503 with
-//! `Retry-After` meanwhile).
+//! answer, so that asking again gets it at once (the request is answered with a job that
+//! follows the search meanwhile, [`crate::query`]).
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -22,11 +22,26 @@ use crate::kept::Kept;
 /// What a search ends with, shared by every request waiting for it.
 pub type Outcome = Result<Arc<Query>, ApiError>;
 
+/// Told a search's outcome as it ends, on the search's thread ([`Searches::follow`]).
+pub type Follower = Box<dyn FnOnce(&Outcome) + Send>;
+
+/// A search running: the channel its waiters hear, and those to tell as it ends.
+struct Running {
+    receiver: watch::Receiver<Option<Outcome>>,
+    followers: Vec<Follower>,
+}
+
+impl std::fmt::Debug for Running {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "a search followed by {}", self.followers.len())
+    }
+}
+
 /// The searches of one server: answers kept, searches running.
 #[derive(Debug)]
 pub struct Searches {
     cache: Mutex<Kept<Arc<Query>>>,
-    running: Mutex<HashMap<String, watch::Receiver<Option<Outcome>>>>,
+    running: Mutex<HashMap<String, Running>>,
     /// Searches started since the server began.
     started: AtomicUsize,
     model: CostModel,
@@ -126,17 +141,23 @@ impl Searches {
         let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
         // A search whose leader is gone without an outcome (its thread never started) is
         // started again.
-        if let Some(receiver) = running.get(&key)
-            && receiver.has_changed().is_ok()
+        if let Some(search) = running.get(&key)
+            && search.receiver.has_changed().is_ok()
         {
-            return Plan::Running(receiver.clone());
+            return Plan::Running(search.receiver.clone());
         }
         // Checked again under the lock: a search may have ended since.
         if let Some(answer) = self.kept(&key) {
             return Plan::Kept(answer);
         }
         let (sender, receiver) = watch::channel(None);
-        running.insert(key.clone(), receiver.clone());
+        running.insert(
+            key.clone(),
+            Running {
+                receiver: receiver.clone(),
+                followers: Vec::new(),
+            },
+        );
         self.started.fetch_add(1, Ordering::Relaxed);
         Plan::Start(Leader {
             key,
@@ -153,8 +174,26 @@ impl Searches {
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
             .get(key)
+            .map(|search| &search.receiver)
             .filter(|receiver| receiver.has_changed().is_ok())
             .cloned()
+    }
+
+    /// Has `follower` told the outcome of the search of `key` as it ends, on the search's
+    /// thread, whatever runtime asked. No search of `key` running (it has ended, or its leader
+    /// is gone): the follower is handed back.
+    ///
+    /// # Errors
+    /// The follower, when no search of `key` is running.
+    pub fn follow(&self, key: &str, follower: Follower) -> Result<(), Follower> {
+        let mut running = self.running.lock().unwrap_or_else(PoisonError::into_inner);
+        match running.get_mut(key) {
+            Some(search) if search.receiver.has_changed().is_ok() => {
+                search.followers.push(follower);
+                Ok(())
+            }
+            _ => Err(follower),
+        }
     }
 
     /// Runs `leader`'s search of `game` on this thread and ends it ([`Searches::finish`]): its
@@ -171,7 +210,8 @@ impl Searches {
         self.finish(leader, outcome);
     }
 
-    /// Ends `leader`'s search with `outcome`: kept if an answer, then every waiter told.
+    /// Ends `leader`'s search with `outcome`: kept if an answer, then every waiter and
+    /// follower told.
     pub fn finish(&self, leader: Leader, outcome: Outcome) {
         if let Ok(answer) = &outcome {
             self.cache
@@ -179,11 +219,17 @@ impl Searches {
                 .unwrap_or_else(PoisonError::into_inner)
                 .insert(leader.key.clone(), Arc::clone(answer));
         }
-        self.running
+        let followers = self
+            .running
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .remove(&leader.key);
-        leader.sender.send_replace(Some(outcome));
+            .remove(&leader.key)
+            .map(|search| search.followers)
+            .unwrap_or_default();
+        leader.sender.send_replace(Some(outcome.clone()));
+        for follower in followers {
+            follower(&outcome);
+        }
     }
 
     /// Searches started since the server began (a kept answer starts none).
@@ -216,4 +262,37 @@ pub fn search(
 ) -> Result<Query, granary::Error> {
     let hash_mib = granary::plan::default_hash_mib(Some(estimate));
     tablebase.search(game, horizon, hash_mib, None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_follower_is_told_the_outcome_as_the_search_ends_or_handed_back_when_none_runs() {
+        let searches = Searches::new(4, 60.0, CostModel::default(), 1);
+        let game = granary::Setup::default()
+            .mancala(granary::GameName::Kalah, None)
+            .unwrap();
+        let key = Searches::key(&game);
+        let (told, heard) = std::sync::mpsc::channel();
+        let follower = |told: std::sync::mpsc::Sender<String>| -> Follower {
+            Box::new(move |outcome: &Outcome| {
+                let _ = told.send(format!("{:?}", outcome.as_ref().map(|q| q.value)));
+            })
+        };
+        // No search of the position: handed back, and never told.
+        assert!(searches.follow(&key, follower(told.clone())).is_err());
+        let Plan::Start(leader) = searches.plan(&game, None, 1.0) else {
+            panic!("a new search");
+        };
+        assert!(searches.follow(&key, follower(told.clone())).is_ok());
+        assert!(heard.try_recv().is_err(), "told before the search ended");
+        let err = ApiError::new(axum::http::StatusCode::INTERNAL_SERVER_ERROR, "damaged");
+        searches.finish(leader, Err(err));
+        assert!(heard.try_recv().unwrap().contains("damaged"));
+        // Ended: handed back again.
+        assert!(searches.follow(&key, follower(told)).is_err());
+        assert!(heard.try_recv().is_err());
+    }
 }

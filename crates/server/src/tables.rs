@@ -15,23 +15,70 @@
 use std::sync::Arc;
 
 use axum::Json;
-use axum::extract::{RawQuery, State as Shared};
+use axum::extract::State as Shared;
 use granary::{GameName, Setup};
-use serde::Serialize;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 
 use crate::State;
-use crate::error::{ApiError, internal};
-use crate::params::Params;
-use crate::route::Route;
+use crate::error::{ApiError, Failure, internal};
+use crate::params::{self, Params};
+use crate::route::{Doc, Route};
 
 /// The route of the tables present ([`crate::route`]).
 pub fn routes() -> Vec<Route> {
-    vec![Route::get("/api/v1/tables", tables)]
+    vec![Route::get(
+        "/api/v1/tables",
+        tables,
+        Doc {
+            id: "tables",
+            summary: "The tables present of a two-row game, and the variant to show.",
+            description: "`present`: the game's kinds in the table directory; `show`: the \
+                          variant to show (the one asked where its tables answer its start; \
+                          else, for a game answered from tables alone, one whose tables do; for \
+                          Kalah, whose positions beyond the tables are searched, only another \
+                          rule set with tables at the pits asked); `note`: a sentence when \
+                          `show` is not the variant asked or when no tables answer the game, \
+                          with the `granary build` command that builds them in `build`.",
+            answer: "The tables present and the variant to show.",
+            failures: &[Failure::BAD_REQUEST, Failure::INTERNAL],
+        },
+    )]
+}
+
+/// `GET /api/v1/tables`'s parameters.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+#[schemars(transform = params::two_row)]
+pub struct TablesParams {
+    #[serde(default, deserialize_with = "params::text")]
+    pub game: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub rules: Option<String>,
+    #[serde(default, deserialize_with = "params::text")]
+    pub sweep: Option<String>,
+    #[serde(default, deserialize_with = "params::whole")]
+    pub pits: Option<usize>,
+    #[serde(default, deserialize_with = "params::whole")]
+    pub seeds: Option<u32>,
+}
+
+/// `GET /api/v1/tables`'s answer.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Tables {
+    pub game: GameName,
+    /// The game's kinds in the table directory.
+    pub present: Vec<Present>,
+    /// The variant to show.
+    pub show: Choice,
+    /// A sentence when `show` is not the variant asked, or when no tables answer the game.
+    pub note: Option<String>,
+    /// The `granary build` command that builds the tables, where one is advised.
+    pub build: Option<String>,
 }
 
 /// A kind of tables present.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Present {
     /// The kind's name, e.g. `oware-6-awari`.
     pub name: String,
@@ -42,7 +89,7 @@ pub struct Present {
 }
 
 /// A variant of a two-row game: rule set, pits a side, seeds a pit at the start.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Choice {
     pub rules: &'static str,
     pub pits: usize,
@@ -61,24 +108,21 @@ impl Choice {
 
 async fn tables(
     Shared(state): Shared<Arc<State>>,
-    RawQuery(raw): RawQuery,
-) -> Result<Json<Value>, ApiError> {
-    let params = Params::parse(raw.as_deref()).map_err(ApiError::bad)?;
-    let game = params.game().map_err(ApiError::bad)?;
+    Params(asked): Params<TablesParams>,
+) -> Result<Json<Tables>, ApiError> {
+    let game = params::game(asked.game.as_deref()).map_err(ApiError::bad)?;
     if game == GameName::Bao {
         return Err(ApiError::bad(
             "bao has no tables: its moves come from its engine",
         ));
     }
-    if ["position", "moves", "ms"]
-        .iter()
-        .any(|k| params.get(k).is_some())
-    {
-        return Err(ApiError::bad(
-            "tables takes only 'game', 'rules', 'sweep', 'pits' and 'seeds'",
-        ));
-    }
-    let setup = params.setup().map_err(ApiError::bad)?;
+    let setup = Setup {
+        pits: asked.pits,
+        seeds: asked.seeds,
+        rules: asked.rules,
+        sweep: asked.sweep,
+        ..Setup::default()
+    };
     // The variant asked, checked as any request's (a bad rule set or size is a 400).
     let asked_game = setup.mancala(game, None)?;
     let pits = asked_game.variant.pits;
@@ -131,13 +175,13 @@ async fn tables(
             (asked, Some(note), command)
         }
     };
-    Ok(Json(json!({
-        "game": game,
-        "present": present,
-        "show": show,
-        "note": note,
-        "build": build,
-    })))
+    Ok(Json(Tables {
+        game,
+        present,
+        show,
+        note,
+        build,
+    }))
 }
 
 /// The game's rule sets, the default first.

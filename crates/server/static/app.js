@@ -167,19 +167,40 @@ function pit(name, seeds, move, extra) {
   return e;
 }
 
-// The query, asked again while the server is still searching (503 with Retry-After).
+// The query. One whose search outlasts the request is a job (202 with `Location`): followed
+// (`?since=`, the server waiting for a change) until it ends, the verdict line saying what it
+// waits for and how long it has waited. A full queue (503) is asked again after `Retry-After`.
 async function queryWithPatience(p, gen) {
   const began = Date.now();
   for (let tries = 0; ; tries++) {
+    const response = await fetch("/api/v1/query?" + p.toString());
+    if (response.status === 202) return followQuery(await answerOf(response), began, gen);
     try {
-      return await api("/api/v1/query", p);
+      return await answerOf(response);
     } catch (e) {
       if (!(e instanceof ApiError) || e.status !== 503 || tries > 60 || gen !== generation) throw e;
-      const waited = Math.round((Date.now() - began) / 1000);
-      $("verdict").textContent = `${e.message} (waited ${waited} s so far) …`;
+      $("verdict").textContent = `${e.message} (waited ${waitedSince(began)} s so far) …`;
       await sleep(1000 * Math.min(e.retryAfter, 5));
       if (gen !== generation) throw e;
     }
+  }
+}
+
+/** Whole seconds since `began` (a `Date.now()`). */
+function waitedSince(began) {
+  return Math.round((Date.now() - began) / 1000);
+}
+
+/** A query's job followed to its answer; left (its search goes on, its answer kept) once the
+ * board has moved on. */
+async function followQuery(report, began, gen) {
+  for (;;) {
+    if (gen !== generation) throw new ApiError("the board moved on", 0, 1);
+    if (report.state === "done") return report.result;
+    if (report.state === "failed") throw new ApiError(report.error, report.status || 500, 1);
+    if (report.state === "cancelled") throw new ApiError(report.error || "cancelled", 0, 1);
+    $("verdict").textContent = `Waiting for ${report.what}: ${waitedSince(began)} s so far …`;
+    report = await answerOf(await fetch(`/api/v1/jobs/${report.id}?since=${report.version}`));
   }
 }
 

@@ -1208,3 +1208,69 @@ fn a_long_review_shows_its_plies_as_they_come_and_is_cancelled_and_a_link_reopen
         client.close().await.unwrap();
     });
 }
+
+#[test]
+fn a_query_whose_search_outlasts_the_request_is_followed_as_a_job_to_its_answer() {
+    let Some(driver) = chromedriver() else {
+        return;
+    };
+    // No tables, every Kalah(6,4) position searched however long, a short request limit, and
+    // the search of the start held by the test (no search runs): the page's query of the start
+    // outlasts its request and is answered with a job, which the page follows until the test
+    // ends the search with its answer.
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = granary_server::Config::new(dir.path().to_path_buf());
+    config.search_seconds = f64::INFINITY;
+    config.timeout = Duration::from_secs(2);
+    let state = granary_server::state(&config);
+    let start = granary::Setup::default()
+        .mancala(granary::GameName::Kalah, None)
+        .unwrap();
+    let granary::plan::Reach::Search { seconds, .. } = state.solved.reach(&start, None) else {
+        panic!("the start is searched");
+    };
+    let granary_server::search::Plan::Start(leader) = state.solved.plan(&start, None, seconds)
+    else {
+        panic!("no search of the start yet");
+    };
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let addr = serve(&state).await;
+        let client = browser(&driver).await;
+        client
+            .goto(&format!("http://{addr}/?game=kalah"))
+            .await
+            .unwrap();
+        // The board is drawn, and the verdict says what the page waits for, and how long.
+        let verdict = "return document.getElementById('verdict').textContent;";
+        let waiting = until(&client, verdict, |v| {
+            v.as_str().is_some_and(|t| t.contains("s so far"))
+        })
+        .await;
+        let waiting = waiting.as_str().unwrap();
+        assert!(
+            waiting.starts_with("Waiting for a search of this position, about"),
+            "{waiting}"
+        );
+        assert_eq!(state.jobs.active(), 1, "one job follows the search");
+        assert!(buttons(&client, "#moves button").await.is_empty());
+
+        // The search ends: the job holds its answer and the page draws it.
+        state.solved.finish(leader, Ok(made_up_answer(&start)));
+        ready(&client).await;
+        let drawn = until(&client, verdict, |v| {
+            v.as_str()
+                .is_some_and(|t| t.starts_with("With perfect play"))
+        })
+        .await;
+        assert!(
+            drawn.as_str().unwrap().contains("it is a draw"),
+            "the made-up answer: {drawn}"
+        );
+        let moves = buttons(&client, "#moves button").await;
+        assert_eq!(moves.len(), 6, "{moves:?}");
+        assert!(moves.iter().all(|(_, value)| value == "0"), "{moves:?}");
+        assert_eq!(state.jobs.active(), 0);
+        client.close().await.unwrap();
+    });
+}

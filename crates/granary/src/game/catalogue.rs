@@ -11,6 +11,7 @@ use crate::error::InputError;
 
 /// The games.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum GameName {
     Kalah,
@@ -129,6 +130,7 @@ pub const DEFAULT_SEEDS: u32 = 4;
 
 /// A numeric option's range.
 #[derive(Clone, Copy, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Range {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub min: Option<u32>,
@@ -139,6 +141,7 @@ pub struct Range {
 
 /// An option's values, the default first.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Values {
     pub values: Vec<&'static str>,
     pub default: &'static str,
@@ -146,6 +149,7 @@ pub struct Values {
 
 /// A game in the catalogue.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct GameInfo {
     pub game: GameName,
     pub about: &'static str,

@@ -8,6 +8,7 @@ use serde::Serialize;
 /// number, 1 to m from the mover's first pit; Bao its move text (`A6R`, `b2L`), whose case
 /// names the mover. In JSON a number or a string.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(untagged)]
 pub enum GameMove {
     /// Kalah or Oware: the pit sown.

@@ -18,6 +18,7 @@ pub use granary_bao::Position as BaoPosition;
 /// What a user wrote to name a game: the game and its options as typed, all optional. In JSON
 /// the options given, under the names the API takes.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub struct Setup {
     /// Pits a side (Kalah, Oware), 1 to 8; default 6, or the position's.

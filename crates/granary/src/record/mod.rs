@@ -356,6 +356,7 @@ impl GameRecord {
 /// A game named in full, as the JSON front ends take one: the game, every option written out,
 /// the start position and the moves.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Described {
     pub game: GameName,
     #[serde(flatten)]
@@ -417,9 +418,10 @@ impl Serialize for GameRecord {
 }
 
 /// A record reviewed: the review, the game in full, and the record written back with the
-/// review in its comments ([`GameRecord::with_review`]). In JSON the review's fields, `setup`
+/// review in its comments. In JSON the review's fields, `setup`
 /// and `record`.
 #[derive(Clone, Debug, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct RecordReview {
     #[serde(flatten)]
     pub review: crate::Review,

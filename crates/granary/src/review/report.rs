@@ -10,6 +10,7 @@ use crate::query::Source;
 
 /// A game reviewed: every ply in order, and each side's summary.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Review {
     /// The tables' kind, e.g. `kalah-4-standard-owner`; none for Bao, which has no tables.
     pub tables: Option<String>,
@@ -20,11 +21,13 @@ pub struct Review {
 
 /// One move of the game and what perfect play says of it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Ply {
     /// 1 for the first move of the game.
     pub ply: usize,
     /// Who moved (Kalah's extra turn: the same side twice running); `south` or `north` in JSON.
     #[serde(serialize_with = "side_name")]
+    #[cfg_attr(feature = "schema", schemars(schema_with = "crate::schema::side"))]
     pub side: Side,
     /// The move played: Kalah and Oware the pit, 1 to m from the mover's first pit; Bao the
     /// move as written.
@@ -40,10 +43,11 @@ pub struct Ply {
 /// What is known of a ply: exact values, or nothing (never a number) where no exact value is
 /// within reach. In JSON an `answer` of `exact` with the values, or `beyond` with a `reason`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "answer", rename_all = "lowercase")]
 pub enum Verdict {
     Exact(Exact),
-    /// The position before the move is beyond what is answered ([`crate::plan::reach`]).
+    /// The position before the move is beyond what is answered exactly.
     Beyond {
         /// Why, in a clause that names no file and no command.
         reason: String,
@@ -51,8 +55,9 @@ pub enum Verdict {
 }
 
 /// Exact values of a ply, every one from the mover's side, in net seeds of those on the board
-/// (as [`crate::Query::value`]).
+/// (as a query's `value`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Exact {
     /// The position's value under perfect play: the value of its best moves.
     pub value: i32,
@@ -74,6 +79,7 @@ pub struct Exact {
 
 /// One side's moves summed up; losses count exact plies only.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SideSummary {
     /// Moves the side played.
     pub played: usize,

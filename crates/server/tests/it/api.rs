@@ -425,36 +425,55 @@ fn the_default_start_is_searched_over_small_tables_and_kept() {
 }
 
 #[test]
-fn a_search_longer_than_the_request_goes_on_and_is_kept() {
-    // No time to wait at all: the first request is told to ask again, with Retry-After; the
-    // search goes on and a later request gets its answer.
+fn a_search_longer_than_the_request_is_a_job_that_holds_its_answer_and_the_answer_is_kept() {
+    // No time to wait at all: the first request is answered 202 with a job that follows the
+    // search; the job ends done with the answer, which a later request gets at once (kept),
+    // and which is the value a plain minimax gives (crates/search/tests/it/solver.rs).
     let dir = tempfile::tempdir().unwrap();
     let mut config = granary_server::Config::new(dir.path().to_path_buf());
     config.timeout = Duration::ZERO;
     let state = granary_server::state(&config);
     let app = granary_server::app(std::sync::Arc::clone(&state));
     let uri = "/api/v1/query?game=kalah&pits=4&seeds=2&rules=standard";
-    let (headers, (status, v)) = get_from(&app, uri);
-    assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
-    assert!(headers.contains_key(header::RETRY_AFTER));
-    assert!(
-        v["error"].as_str().unwrap().contains("is being searched"),
-        "{v}"
+    let (headers, (status, job)) = get_from(&app, uri);
+    assert_eq!(status, StatusCode::ACCEPTED, "{job}");
+    let location = headers[header::LOCATION].to_str().unwrap().to_string();
+    assert_eq!(
+        location,
+        format!("/api/v1/jobs/{}", job["id"].as_str().unwrap())
     );
-    let started = std::time::Instant::now();
-    loop {
-        let (_, (status, v)) = get_from(&app, uri);
-        if status == StatusCode::OK {
-            assert_eq!(
-                (v["value"].clone(), v["source"].clone()),
-                (json!(6), json!("search"))
-            );
-            break;
-        }
-        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE, "{v}");
-        assert!(started.elapsed() < Duration::from_secs(60), "never kept");
-        std::thread::sleep(Duration::from_millis(20));
+    assert_eq!(
+        (job["kind"].clone(), job["total"].clone()),
+        (json!("query"), json!(1))
+    );
+    assert!(job["what"].as_str().unwrap().contains("search"), "{job}");
+    // Asked again while it searches: the same job.
+    let (_, (status, again)) = get_from(&app, uri);
+    if status == StatusCode::ACCEPTED {
+        assert_eq!(again["id"], job["id"], "{again}");
     }
+    let started = std::time::Instant::now();
+    let report = loop {
+        let (_, (status, report)) = get_from(&app, &location);
+        assert_eq!(status, StatusCode::OK, "{report}");
+        if report["state"] != "queued" && report["state"] != "running" {
+            break report;
+        }
+        assert!(started.elapsed() < Duration::from_secs(60), "never done");
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(report["state"], "done", "{report}");
+    assert_eq!(report["done"], 1, "{report}");
+    let answer = &report["result"];
+    assert_eq!(
+        (answer["value"].clone(), answer["source"].clone()),
+        (json!(6), json!("search")),
+        "{report}"
+    );
+    check_described(answer);
+    let (_, (status, kept)) = get_from(&app, uri);
+    assert_eq!(status, StatusCode::OK, "{kept}");
+    assert_eq!(&kept, answer);
     assert_eq!(state.solved.kept_count(), 1);
     assert_eq!(state.solved.started_count(), 1);
 }

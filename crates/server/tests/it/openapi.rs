@@ -1,11 +1,13 @@
-//! The API's description (`crates/server/openapi.json`, OpenAPI 3.1) against the server, both
-//! ways: every path and method it names is routed, and every route of the API
-//! (`granary_server::api_routes`) is named; the query parameters and body fields it names are
-//! the known ones (`params::KNOWN`) with the catalogue's values, and each endpoint reads exactly
-//! the ones it names (probed: a valid value accepted and a junk one refused); every status a
-//! probe gets is declared, and every answer matches its declared schema. Each check returns the
-//! problems it finds, and [`each_check_catches_a_broken_description`] breaks the description a
-//! way each and sees the check fail.
+//! The API's description (generated from the handlers' types, `granary_server::openapi`, and
+//! served at `/api/v1/openapi.json`) against the server, both ways: every path and method it
+//! names is routed, and every route of the API (`granary_server::api_routes`) is named; the
+//! query parameters and body fields it names are the known ones (`params::KNOWN`) with the
+//! catalogue's values, and each endpoint reads exactly the ones it names (probed: a valid value
+//! accepted and a junk one refused); every status a probe gets is declared, and every answer,
+//! errors and job reports included, is valid under its declared schema (JSON Schema 2020-12,
+//! the `jsonschema` crate). Each check returns the problems it finds, and
+//! [`each_check_catches_a_broken_description`] breaks the description a way each and sees the
+//! check fail.
 
 use std::collections::BTreeSet;
 use std::sync::OnceLock;
@@ -15,13 +17,6 @@ use axum::http::{Method, Request, StatusCode, header};
 use http_body_util::BodyExt;
 use serde_json::{Map, Value, json};
 use tower::ServiceExt;
-
-use schema::{keywords, resolve, strings, validate};
-
-mod schema;
-
-/// The description as the repository holds it.
-const DOCUMENT: &str = include_str!("../../openapi.json");
 
 /// The page's paths: served beside the API, and not part of its description.
 const PAGE: [&str; 3] = ["/", "/app.js", "/style.css"];
@@ -34,8 +29,9 @@ const METHODS: [&str; 8] = [
     "get", "put", "post", "delete", "options", "head", "patch", "trace",
 ];
 
+/// The description as the server generates it.
 fn document() -> Value {
-    serde_json::from_str(DOCUMENT).expect("openapi.json is JSON")
+    granary_server::openapi::document().clone()
 }
 
 /// A server over Kalah(4) tables (rules `empty`, the default) to 8 seeds, searching nothing
@@ -110,11 +106,48 @@ fn bare(method: &str, path: &str) -> Answer {
     )
 }
 
+/// The value a `$ref` points to in `doc`.
+fn resolve<'a>(doc: &'a Value, reference: &str) -> Option<&'a Value> {
+    doc.pointer(reference.strip_prefix('#')?)
+}
+
+/// An array of strings, as strings.
+fn strings(value: &Value) -> Option<Vec<String>> {
+    value
+        .as_array()?
+        .iter()
+        .map(|v| v.as_str().map(String::from))
+        .collect()
+}
+
 /// `value`, or what it refers to if it is a reference (a dangling one: `Null`).
 fn deref<'a>(doc: &'a Value, value: &'a Value) -> &'a Value {
     match value.get("$ref").and_then(Value::as_str) {
         Some(r) => resolve(doc, r).unwrap_or(&Value::Null),
         None => value,
+    }
+}
+
+/// `schema` as a JSON Schema 2020-12 validator, its references to the description's components
+/// resolved in the description.
+fn validator(doc: &Value, schema: &Value) -> Result<jsonschema::Validator, String> {
+    let mut root = match schema {
+        Value::Object(object) => object.clone(),
+        other => return Err(format!("the schema {other} is not an object")),
+    };
+    root.insert("components".into(), doc["components"].clone());
+    jsonschema::draft202012::new(&Value::Object(root)).map_err(|e| e.to_string())
+}
+
+/// `value` against `schema`: each way it is not valid, at `at`.
+fn validate(doc: &Value, schema: &Value, value: &Value, at: &str, out: &mut Vec<String>) {
+    match validator(doc, schema) {
+        Ok(validator) => out.extend(
+            validator
+                .iter_errors(value)
+                .map(|e| format!("{at}: {} at '{}'", e, e.instance_path())),
+        ),
+        Err(e) => out.push(format!("{at}: the schema does not compile: {e}")),
     }
 }
 
@@ -224,8 +257,42 @@ fn catalogue_games() -> Vec<String> {
         .collect()
 }
 
-/// The description's shape: OpenAPI 3.1; every operation with responses, each described; every
-/// `$ref` resolved; every schema in the keywords [`validate`] checks.
+/// Every schema of the description with where it is: the components' schemas, and each
+/// parameter's, body's and answer's.
+fn schemas(doc: &Value) -> Vec<(String, &Value)> {
+    let mut out: Vec<(String, &Value)> = doc["components"]["schemas"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(name, s)| (format!("#/components/schemas/{name}"), s))
+        .collect();
+    for (path, method, op) in operations(doc) {
+        let at = format!("{method} {path}");
+        for p in op["parameters"].as_array().into_iter().flatten() {
+            out.push((format!("{at} parameter {}", p["name"]), &p["schema"]));
+        }
+        for (media, m) in op["requestBody"]["content"]
+            .as_object()
+            .into_iter()
+            .flatten()
+        {
+            out.push((format!("{at} body {media}"), &m["schema"]));
+        }
+        for (status, r) in op["responses"].as_object().into_iter().flatten() {
+            for (media, m) in r["content"].as_object().into_iter().flatten() {
+                out.push((format!("{at} {status} {media}"), &m["schema"]));
+            }
+            for (name, h) in r["headers"].as_object().into_iter().flatten() {
+                out.push((format!("{at} {status} header {name}"), &h["schema"]));
+            }
+        }
+    }
+    out
+}
+
+/// The description's shape: OpenAPI 3.1; every operation with a summary and responses, each
+/// described, each error an `{"error": "..."}` (503 with `Retry-After`); every `$ref` resolved;
+/// no Rust doc link in a description; every schema a JSON Schema 2020-12 that compiles.
 fn document_problems(doc: &Value) -> Vec<String> {
     let mut out = Vec::new();
     let version = doc["openapi"].as_str().unwrap_or("");
@@ -242,6 +309,9 @@ fn document_problems(doc: &Value) -> Vec<String> {
         out.push("no operations".into());
     }
     for (path, method, op) in &ops {
+        if !op["summary"].is_string() {
+            out.push(format!("{method} {path}: no summary"));
+        }
         let responses = op["responses"].as_object().filter(|r| !r.is_empty());
         let Some(responses) = responses else {
             out.push(format!("{method} {path}: no responses"));
@@ -253,25 +323,39 @@ fn document_problems(doc: &Value) -> Vec<String> {
                     "{method} {path}: response '{status}' is not a status"
                 ));
             }
-            if !deref(doc, response)["description"].is_string() {
+            let response = deref(doc, response);
+            if response["description"].as_str().is_none_or(str::is_empty) {
                 out.push(format!("{method} {path} {status}: no description"));
+            }
+            let error = &response["content"]["application/json"]["schema"];
+            if status.starts_with(['4', '5']) && error["$ref"] != "#/components/schemas/Error" {
+                out.push(format!(
+                    "{method} {path} {status}: not an {{\"error\"}} answer"
+                ));
+            }
+            if status == "503" && response["headers"].get("Retry-After").is_none() {
+                out.push(format!("{method} {path} 503: no Retry-After"));
             }
         }
     }
     references(doc, doc, "#", &mut out);
-    let mut schemas: Vec<(String, &Value)> = Vec::new();
-    schema_positions(doc, "#", &mut schemas);
-    for (at, schema) in schemas {
-        keywords(schema, &at, &mut out);
+    for (at, schema) in schemas(doc) {
+        if let Err(e) = validator(doc, schema) {
+            out.push(format!("{at}: the schema does not compile: {e}"));
+        }
     }
     out
 }
 
-/// Every `$ref` under `value` that does not resolve in `doc`.
+/// Every `$ref` under `value` that does not resolve in `doc`, and every description that
+/// carries a Rust doc link (`[`name`]`, written for rustdoc, not for the API's readers).
 fn references(doc: &Value, value: &Value, at: &str, out: &mut Vec<String>) {
     match value {
         Value::Object(map) => {
             for (k, v) in map {
+                if k == "description" && v.as_str().is_some_and(|d| d.contains("[`")) {
+                    out.push(format!("{at}: a description carries a Rust doc link: {v}"));
+                }
                 if k == "$ref" {
                     match v.as_str() {
                         Some(r) if resolve(doc, r).is_some() => {}
@@ -285,32 +369,6 @@ fn references(doc: &Value, value: &Value, at: &str, out: &mut Vec<String>) {
         Value::Array(items) => {
             for (i, v) in items.iter().enumerate() {
                 references(doc, v, &format!("{at}/{i}"), out);
-            }
-        }
-        _ => {}
-    }
-}
-
-/// Where schemas start: the components' schemas and every `schema` field.
-fn schema_positions<'a>(value: &'a Value, at: &str, out: &mut Vec<(String, &'a Value)>) {
-    match value {
-        Value::Object(map) => {
-            for (k, v) in map {
-                let here = format!("{at}/{k}");
-                if k == "schema" {
-                    out.push((here, v));
-                } else if at == "#/components" && k == "schemas" {
-                    for (name, s) in v.as_object().into_iter().flatten() {
-                        out.push((format!("{here}/{name}"), s));
-                    }
-                } else {
-                    schema_positions(v, &here, out);
-                }
-            }
-        }
-        Value::Array(items) => {
-            for (i, v) in items.iter().enumerate() {
-                schema_positions(v, &format!("{at}/{i}"), out);
             }
         }
         _ => {}
@@ -550,8 +608,8 @@ fn request(path: &str, method: &str, body: bool, fields: &[(&str, String)]) -> R
     }
 }
 
-/// `answer` against the operation's responses: its status declared, JSON, matching the
-/// declared schema, `Retry-After` where declared.
+/// `answer` against the operation's responses: its status declared, JSON, valid under the
+/// declared schema, with the headers declared.
 fn answer_problems(doc: &Value, op: &Value, asked: &str, answer: &Answer, out: &mut Vec<String>) {
     let status = answer.status.as_u16().to_string();
     let Some(response) = op["responses"].get(&status).map(|r| deref(doc, r)) else {
@@ -582,12 +640,7 @@ fn answer_problems(doc: &Value, op: &Value, asked: &str, answer: &Answer, out: &
         &format!("{asked} {status}"),
         out,
     );
-    for name in response["headers"]
-        .as_object()
-        .into_iter()
-        .flatten()
-        .map(|(k, _)| k)
-    {
+    for (name, declared) in response["headers"].as_object().into_iter().flatten() {
         let have = if name.eq_ignore_ascii_case("retry-after") {
             &answer.retry_after
         } else if name.eq_ignore_ascii_case("location") {
@@ -598,8 +651,15 @@ fn answer_problems(doc: &Value, op: &Value, asked: &str, answer: &Answer, out: &
             ));
             continue;
         };
-        if have.is_none() {
-            out.push(format!("{asked}: answered {status} without {name}"));
+        match have {
+            None => out.push(format!("{asked}: answered {status} without {name}")),
+            Some(text) => {
+                let value = text
+                    .parse::<u64>()
+                    .map_or_else(|_| json!(text), |n| json!(n));
+                let at = format!("{asked} {status} header {name}");
+                validate(doc, &declared["schema"], &value, &at, out);
+            }
         }
     }
 }
@@ -728,24 +788,26 @@ fn every_endpoint_reads_what_it_names_and_answers_as_described() {
     assert_none(&all_probe_problems(&document()));
 }
 
-/// A job's life against the description: a review started as a job (202, `Location`), its
-/// reports followed to the end, a cancel, and the job's faults (404, 400), each answer as its
-/// operation declares.
-fn job_problems(doc: &Value) -> Vec<String> {
+/// A review of Kalah(4,4) after `moves`, asked to answer at once (`Prefer: respond-async`).
+fn review_at_once(moves: Value) -> Request<Body> {
+    Request::post("/api/v1/review")
+        .header(header::CONTENT_TYPE, "application/json")
+        .header("Prefer", "respond-async")
+        .body(Body::from(
+            json!({ "game": "kalah", "pits": 4, "moves": moves }).to_string(),
+        ))
+        .unwrap()
+}
+
+/// A job's life against the description: a review of `moves` (a game no other check asks
+/// for, so that it is a job) started as a job (202, `Location`), its reports followed to the
+/// end, a cancel, and the job's faults (404, 400), each answer as its operation declares.
+fn job_problems(doc: &Value, moves: Value) -> Vec<String> {
     let mut out = Vec::new();
     let review = operation(doc, "/api/v1/review", "post");
     let get = operation(doc, "/api/v1/jobs/{id}", "get");
     let delete = operation(doc, "/api/v1/jobs/{id}", "delete");
-    let started = send(
-        Request::post("/api/v1/review")
-            .header(header::CONTENT_TYPE, "application/json")
-            .header("Prefer", "respond-async")
-            .body(Body::from(
-                json!({ "game": "kalah", "pits": 4, "moves": [1, 4, 2, 3, 1, 2, 4, 3] })
-                    .to_string(),
-            ))
-            .unwrap(),
-    );
+    let started = send(review_at_once(moves));
     answer_problems(doc, review, "post review", &started, &mut out);
     if started.status != StatusCode::ACCEPTED {
         out.push(format!(
@@ -787,15 +849,17 @@ fn job_problems(doc: &Value) -> Vec<String> {
 
 #[test]
 fn job_answers_are_as_described() {
-    assert_none(&job_problems(&document()));
+    assert_none(&job_problems(&document(), json!([1, 4, 2, 3, 1, 2, 4, 3])));
 }
 
 #[test]
-fn the_description_is_served_as_written() {
+fn the_description_is_served_as_generated() {
     let answer = bare("get", "/api/v1/openapi.json");
     assert_eq!(answer.status, StatusCode::OK);
     assert_eq!(answer.content_type.as_deref(), Some("application/json"));
-    assert_eq!(answer.body, DOCUMENT.as_bytes());
+    assert_eq!(answer.body, granary_server::openapi::text().as_bytes());
+    let served: Value = serde_json::from_slice(&answer.body).unwrap();
+    assert_eq!(&served, granary_server::openapi::document());
 }
 
 /// `doc` with `edit` applied at the JSON pointer `at`.
@@ -810,17 +874,26 @@ fn broken(at: &str, edit: impl FnOnce(&mut Value)) -> Value {
 
 fn remove(key: &'static str) -> impl FnOnce(&mut Value) {
     move |v| {
-        v.as_object_mut().unwrap().remove(key).unwrap();
+        v.as_object_mut()
+            .unwrap()
+            .remove(key)
+            .unwrap_or_else(|| panic!("no {key} to remove"));
     }
 }
 
-fn remove_parameter(doc: &mut Value, path: &str, method: &str, reference: &str) {
-    let params = doc["paths"][path][method]["parameters"]
-        .as_array_mut()
+/// The JSON pointer of the operation's query parameter `name`.
+fn parameter(doc: &Value, path: &str, method: &str, name: &str) -> String {
+    let params = operation(doc, path, method)["parameters"]
+        .as_array()
         .unwrap();
-    let before = params.len();
-    params.retain(|p| p["$ref"] != reference);
-    assert_eq!(params.len(), before - 1, "{reference}");
+    let i = params
+        .iter()
+        .position(|p| p["name"] == name)
+        .unwrap_or_else(|| panic!("{method} {path} has no parameter {name}"));
+    format!(
+        "/paths/{}/{method}/parameters/{i}",
+        path.replace('~', "~0").replace('/', "~1")
+    )
 }
 
 /// Asserts that `problems` has one naming `needle`: the check caught `what` for its reason.
@@ -835,178 +908,240 @@ fn caught(what: &str, needle: &str, problems: &[String]) {
 #[test]
 fn each_check_catches_a_broken_description() {
     let routes = api_routes();
+    let doc = document();
     // The document's shape.
-    let doc = broken("/openapi", |v| *v = json!("3.0.3"));
-    caught("OpenAPI 3.0", "not 3.1", &document_problems(&doc));
-    let doc = broken("/paths/~1api~1v1~1show/get", remove("responses"));
+    let broken_doc = broken("/openapi", |v| *v = json!("3.0.3"));
+    caught("OpenAPI 3.0", "not 3.1", &document_problems(&broken_doc));
+    let broken_doc = broken("/paths/~1api~1v1~1show/get", remove("responses"));
     caught(
         "no responses",
         "show: no responses",
-        &document_problems(&doc),
+        &document_problems(&broken_doc),
     );
-    let doc = broken("/components/schemas", remove("Ply"));
+    let broken_doc = broken(
+        "/paths/~1api~1v1~1query/get/responses/503/headers",
+        remove("Retry-After"),
+    );
+    caught(
+        "a 503 without Retry-After",
+        "query 503: no Retry-After",
+        &document_problems(&broken_doc),
+    );
+    let broken_doc = broken(
+        "/paths/~1api~1v1~1tables/get/responses/400/content/application~1json/schema",
+        |v| *v = json!({ "type": "string" }),
+    );
+    caught(
+        "an error of another shape",
+        "tables 400: not an {\"error\"} answer",
+        &document_problems(&broken_doc),
+    );
+    let broken_doc = broken("/components/schemas", remove("Ply"));
     caught(
         "a dangling $ref",
         "Ply\" does not resolve",
-        &document_problems(&doc),
+        &document_problems(&broken_doc),
     );
-    let doc = broken("/components/schemas/Error", |v| v["pattern"] = json!(".*"));
+    let broken_doc = broken("/components/schemas/Error/properties/error", |v| {
+        v["type"] = json!(42);
+    });
     caught(
-        "an unchecked keyword",
-        "'pattern'",
-        &document_problems(&doc),
+        "a schema that is not one",
+        "does not compile",
+        &document_problems(&broken_doc),
+    );
+    let broken_doc = broken("/components/schemas/Error", |v| {
+        v["description"] = json!("An error ([`crate::error::ApiError`]).");
+    });
+    caught(
+        "a Rust doc link in a description",
+        "carries a Rust doc link",
+        &document_problems(&broken_doc),
     );
     // The routes, both ways.
-    let doc = broken("/paths", remove("/api/v1/tables"));
-    let problems = route_problems(&doc, &routes);
+    let broken_doc = broken("/paths", remove("/api/v1/tables"));
+    let problems = route_problems(&broken_doc, &routes);
     caught(
         "a route left out",
         "get /api/v1/tables is routed",
         &problems,
     );
-    let doc = broken("/paths", |v| {
+    let broken_doc = broken("/paths", |v| {
         v["/api/v1/nothing"] = v["/api/v1/variants"].clone();
     });
-    let problems = route_problems(&doc, &routes);
+    let problems = route_problems(&broken_doc, &routes);
     caught(
         "a path not routed",
         "/api/v1/nothing is described",
         &problems,
     );
-    let problems = routed_problems(&doc);
+    let problems = routed_problems(&broken_doc);
     caught(
         "a path not routed, asked",
         "nothing is described but answered 404",
         &problems,
     );
-    let doc = broken("/paths/~1api~1v1~1query", |v| v["put"] = v["get"].clone());
-    let problems = route_problems(&doc, &routes);
+    let broken_doc = broken("/paths/~1api~1v1~1query", |v| v["put"] = v["get"].clone());
+    let problems = route_problems(&broken_doc, &routes);
     caught(
         "a method not routed",
         "put /api/v1/query is described",
         &problems,
     );
-    let problems = routed_problems(&doc);
+    let problems = routed_problems(&broken_doc);
     caught(
         "a method not routed, asked",
         "query is described but answered 405",
         &problems,
     );
-    let doc = broken("/paths/~1api~1v1~1review", remove("post"));
-    let problems = routed_problems(&doc);
+    let broken_doc = broken("/paths/~1api~1v1~1review", remove("post"));
+    let problems = routed_problems(&broken_doc);
     caught(
         "a method left out, asked",
         "review is not described but answered 400",
         &problems,
     );
-    let doc = broken("/paths", |v| v["/"] = v["/api/v1/variants"].clone());
-    let problems = route_problems(&doc, &routes);
+    let broken_doc = broken("/paths", |v| v["/"] = v["/api/v1/variants"].clone());
+    let problems = route_problems(&broken_doc, &routes);
     caught(
         "the page described",
         "get / is described but is not part of the API",
         &problems,
     );
     // The parameters against the server's and the catalogue's.
-    let doc = broken("/components/parameters/Sweep", |v| {
-        v["name"] = json!("colour")
-    });
-    let problems = parameter_problems(&doc);
+    let sweep = parameter(&doc, "/api/v1/query", "get", "sweep");
+    let broken_doc = broken(&sweep, |v| v["name"] = json!("colour"));
     caught(
         "an unknown parameter",
         "'colour' is not a parameter the server knows",
-        &problems,
+        &parameter_problems(&broken_doc),
     );
-    let doc = broken("/components/parameters/RulesTwoRow/schema/enum", |v| {
+    let rules = parameter(&doc, "/api/v1/query", "get", "rules");
+    let broken_doc = broken(&format!("{rules}/schema/enum"), |v| {
         v.as_array_mut().unwrap().pop();
     });
     caught(
         "a rule set left out",
         "'rules' lists",
-        &parameter_problems(&doc),
+        &parameter_problems(&broken_doc),
     );
-    let doc = broken("/components/parameters/Pits/schema", |v| {
-        v["default"] = json!(4)
-    });
+    let pits = parameter(&doc, "/api/v1/show", "get", "pits");
+    let broken_doc = broken(&format!("{pits}/schema"), |v| v["default"] = json!(4));
     caught(
         "a wrong default",
         "'pits' default",
-        &parameter_problems(&doc),
+        &parameter_problems(&broken_doc),
     );
-    let doc = broken("/paths/~1api~1v1~1bao~1move/get/parameters", |v| {
-        v.as_array_mut().unwrap().pop();
+    let ms = parameter(&doc, "/api/v1/bao/move", "get", "ms");
+    let broken_doc = broken("/paths/~1api~1v1~1bao~1move/get/parameters", |v| {
+        let at: usize = ms.rsplit('/').next().unwrap().parse().unwrap();
+        v.as_array_mut().unwrap().remove(at);
     });
-    let problems = parameter_problems(&doc);
     caught(
         "a parameter named nowhere",
         "'ms' is known to the server but",
-        &problems,
+        &parameter_problems(&broken_doc),
     );
-    let doc = broken("/components/schemas/ReviewRequest/properties/moves", |v| {
+    let body = "/paths/~1api~1v1~1review/post/requestBody/content/application~1json/schema";
+    let broken_doc = broken(&format!("{body}/properties/moves"), |v| {
         v["maxItems"] = json!(10);
     });
     caught(
         "a wrong limit of moves",
         "moves at most",
-        &parameter_problems(&doc),
+        &parameter_problems(&broken_doc),
     );
     // The parameters each endpoint reads, probed.
-    let mut doc = document();
-    remove_parameter(
-        &mut doc,
-        "/api/v1/query",
-        "get",
-        "#/components/parameters/Sweep",
-    );
-    let problems = probe_problems(&doc, "/api/v1/query", "get");
+    let broken_doc = broken("/paths/~1api~1v1~1query/get/parameters", |v| {
+        v.as_array_mut().unwrap().retain(|p| p["name"] != "sweep");
+    });
     caught(
         "a parameter read, not named",
         "query reads 'sweep'",
-        &problems,
+        &probe_problems(&broken_doc, "/api/v1/query", "get"),
     );
-    let doc = broken("/paths/~1api~1v1~1show/get/parameters", |v| {
-        let ms = json!({ "$ref": "#/components/parameters/Ms" });
+    let broken_doc = broken("/paths/~1api~1v1~1show/get/parameters", |v| {
+        let ms = doc.pointer(&ms).unwrap().clone();
         v.as_array_mut().unwrap().push(ms);
     });
-    let problems = probe_problems(&doc, "/api/v1/show", "get");
-    caught("a parameter named, not read", "show names 'ms'", &problems);
-    let doc = broken("/components/parameters/Ms/schema", |v| {
-        v["minimum"] = json!(2)
-    });
-    let problems = probe_problems(&doc, "/api/v1/bao/move", "get");
-    caught("a narrower range", "'ms' 1 is answered 200", &problems);
+    caught(
+        "a parameter named, not read",
+        "show names 'ms'",
+        &probe_problems(&broken_doc, "/api/v1/show", "get"),
+    );
+    let broken_doc = broken(&format!("{ms}/schema"), |v| v["minimum"] = json!(2));
+    caught(
+        "a narrower range",
+        "'ms' 1 is answered 200",
+        &probe_problems(&broken_doc, "/api/v1/bao/move", "get"),
+    );
     // The answers against their schemas and statuses.
-    let doc = broken(
+    let broken_doc = broken(
         "/components/schemas/QueryAnswer/properties",
         remove("margin"),
     );
-    let problems = probe_problems(&doc, "/api/v1/query", "get");
-    caught("a field not described", "margin: not a property", &problems);
-    let doc = broken("/components/schemas/SideSummary/properties/lost", |v| {
+    caught(
+        "a field not described",
+        "'margin' was unexpected",
+        &probe_problems(&broken_doc, "/api/v1/query", "get"),
+    );
+    let broken_doc = broken("/components/schemas/SideSummary/properties/lost", |v| {
         v["type"] = json!("string");
     });
-    let problems = probe_problems(&doc, "/api/v1/review", "post");
     caught(
         "a field of another type",
-        "lost: 0 is not of type",
-        &problems,
+        "is not of type \"string\"",
+        &probe_problems(&broken_doc, "/api/v1/review", "post"),
     );
-    let doc = broken("/components/schemas/Ply/oneOf/1/required", |v| {
+    let broken_doc = broken("/components/schemas/Ply/oneOf/1/required", |v| {
         v.as_array_mut().unwrap().push(json!("value"));
     });
-    let problems = probe_problems(&doc, "/api/v1/review", "post");
     caught(
         "a ply that fits no schema",
-        "fits 0 of oneOf's schemas",
-        &problems,
+        "oneOf",
+        &probe_problems(&broken_doc, "/api/v1/review", "post"),
     );
-    let doc = broken("/paths/~1api~1v1~1query/get/responses", remove("422"));
-    let problems = probe_problems(&doc, "/api/v1/query", "get");
+    let broken_doc = broken("/paths/~1api~1v1~1query/get/responses", remove("422"));
     caught(
         "a status not declared",
         "answered 422, not declared",
-        &problems,
+        &probe_problems(&broken_doc, "/api/v1/query", "get"),
     );
-    let doc = broken("/paths/~1api~1v1~1review/post/responses", remove("413"));
-    let problems = probe_problems(&doc, "/api/v1/review", "post");
-    caught("a body too large", "answered 413, not declared", &problems);
+    let broken_doc = broken("/paths/~1api~1v1~1review/post/responses", remove("413"));
+    caught(
+        "a body too large",
+        "answered 413, not declared",
+        &probe_problems(&broken_doc, "/api/v1/review", "post"),
+    );
+    let broken_doc = broken("/components/schemas/Error", |v| {
+        v["required"] = json!(["error", "why"]);
+    });
+    caught(
+        "an error body of another shape",
+        "\"why\" is a required property",
+        &probe_problems(&broken_doc, "/api/v1/tables", "get"),
+    );
+    // A job's answers.
+    let broken_doc = broken("/components/schemas/Job/properties", remove("version"));
+    caught(
+        "a job's field not described",
+        "'version' was unexpected",
+        &job_problems(&broken_doc, json!([1, 4, 2, 3, 1, 2])),
+    );
+    // A game of its own, so that its review is still a job (202, with `Location`).
+    let started = send(review_at_once(json!([1, 4, 2, 3, 1, 2, 4])));
+    assert_eq!(started.status, StatusCode::ACCEPTED);
+    let mut problems = Vec::new();
+    let broken_doc = broken(
+        "/paths/~1api~1v1~1review/post/responses/202/headers/Location/schema",
+        |v| v["type"] = json!("integer"),
+    );
+    answer_problems(
+        &broken_doc,
+        operation(&broken_doc, "/api/v1/review", "post"),
+        "review",
+        &started,
+        &mut problems,
+    );
+    caught("a header of another type", "header Location", &problems);
 }
