@@ -194,6 +194,15 @@ impl TranspositionTable {
             put_in(words.as_chunks::<4>().0, board, entry)
         }
     }
+
+    /// Empties every slot, pinned ones too.
+    pub fn clear(&self) {
+        for bucket in self.buckets() {
+            for word in &bucket.0 {
+                word.store(0, Relaxed);
+            }
+        }
+    }
 }
 
 /// [`TranspositionTable::put`] into a bucket of slots of `W` words; false if every slot of the

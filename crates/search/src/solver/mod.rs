@@ -56,6 +56,7 @@ use alphabeta::ETC_MARGIN;
 use guess::GUESS_MARGIN;
 use split::SPLIT_MARGIN;
 
+pub(crate) use node::{Child, Key, NO_MOVE};
 pub use remote::{JOB_DEPTH, Remote, Remoted, job_margin};
 
 /// Why a solve cannot run or did not finish.

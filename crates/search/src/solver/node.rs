@@ -10,22 +10,22 @@ use crate::tt::hash;
 
 /// A child of a node, with what the move gains and whether the mover moves again.
 #[derive(Clone, Copy)]
-pub(super) struct Child {
-    pub(super) lane: usize,
-    pub(super) pos: Position,
-    pub(super) gain: i32,
-    pub(super) again: bool,
+pub(crate) struct Child {
+    pub(crate) lane: usize,
+    pub(crate) pos: Position,
+    pub(crate) gain: i32,
+    pub(crate) again: bool,
     /// Where its value is looked up, found once: an entry of a table layer, or the hash of
     /// its board for the transposition table.
-    pub(super) key: Key,
+    pub(crate) key: Key,
     /// An upper bound of what the move is worth to the parent (from the child's seeds, then
     /// from its stored bounds).
-    pub(super) at_most: i32,
+    pub(crate) at_most: i32,
 }
 
 /// Where a position's value is looked up.
 #[derive(Clone, Copy)]
-pub(super) enum Key {
+pub(crate) enum Key {
     /// Entry `rank` of table layer `seeds`: an exact value.
     Table { seeds: u32, rank: u64 },
     /// Beyond the tables: the board's hash ([`crate::tt::hash`]).
@@ -48,7 +48,7 @@ impl Child {
     /// The child's window for the parent's `(alpha, beta)` ([`granary_rules::undo_exit`] of
     /// each end; the ends trade places where the other player moves next).
     #[inline]
-    pub(super) fn window(&self, alpha: i32, beta: i32) -> (i32, i32) {
+    pub(crate) fn window(&self, alpha: i32, beta: i32) -> (i32, i32) {
         let (a, b) = (self.undo(alpha), self.undo(beta));
         if self.again { (a, b) } else { (b, a) }
     }
@@ -56,7 +56,7 @@ impl Child {
     /// What the move is worth to the parent when the child is worth `child_value`
     /// ([`granary_rules::exit_value`]).
     #[inline]
-    pub(super) fn option(&self, child_value: i32) -> i32 {
+    pub(crate) fn option(&self, child_value: i32) -> i32 {
         granary_rules::exit_value(self.gain, self.again, child_value)
     }
 
@@ -78,12 +78,12 @@ impl Child {
 
 /// No move: what a node without a stored best move passes to [`Solver::order`] (no child goes
 /// first).
-pub(super) const NO_MOVE: u8 = 0xff;
+pub(crate) const NO_MOVE: u8 = 0xff;
 
 impl<'t, R: Rules> Solver<'t, R> {
     /// The exact value of a position within the tables, if it is.
     #[inline]
-    pub(super) fn table_value(&self, pos: &Position, seeds: u32) -> Option<i32> {
+    pub(crate) fn table_value(&self, pos: &Position, seeds: u32) -> Option<i32> {
         let layer = self.layers.get(seeds as usize)?;
         let (index, m) = (layer.index(), self.rules.pits());
         index
@@ -114,8 +114,20 @@ impl<'t, R: Rules> Solver<'t, R> {
         }
     }
 
-    pub(super) fn terminal_value(&self, pos: &Position) -> i32 {
+    pub(crate) fn terminal_value(&self, pos: &Position) -> i32 {
         granary_tables::probe::terminal_value(&self.rules, pos)
+    }
+
+    /// The exact value of a child's table entry ([`Key::Table`]).
+    #[inline]
+    pub(crate) fn table_entry(&self, seeds: u32, rank: u64) -> i32 {
+        i32::from(self.layers[seeds as usize].value(rank))
+    }
+
+    /// The rules the solver plays by.
+    #[inline]
+    pub(crate) fn rules(&self) -> &R {
+        &self.rules
     }
 
     /// The children of `pos`, in lane order, into `out` (made in place: returned by value, the
@@ -125,7 +137,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// The search asks for the buckets here only more than `ETC_MARGIN` seeds above the tables,
     /// where it reads them before any child is searched; nearer the tables it asks for them
     /// once the table children have not cut the node ([`Solver::prefetch_buckets`]).
-    pub(super) fn children(&self, pos: &Position, out: &mut ArrayVec<Child, 8>, buckets: bool) {
+    pub(crate) fn children(&self, pos: &Position, out: &mut ArrayVec<Child, 8>, buckets: bool) {
         out.clear();
         for lane in self.rules.legal_moves(pos).iter() {
             let child = self.rules.play(pos, lane);
@@ -158,7 +170,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// moves that move again, then by gain, then lanes nearest the store. (Sorting one-byte
     /// indices by a packed key, not the children themselves, whose sort and copies cost more:
     /// docs/benchmarks.md.)
-    pub(super) fn order(children: &[Child], first: u8) -> ArrayVec<u8, 8> {
+    pub(crate) fn order(children: &[Child], first: u8) -> ArrayVec<u8, 8> {
         // One u32 a child, larger first: the criteria above it, its index below (children come
         // in lane order, so a larger index is a lane nearer the store). Gains lie in -n..=n for
         // n < 2^15 seeds.

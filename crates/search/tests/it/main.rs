@@ -3,6 +3,7 @@
 
 mod common;
 
+mod engine;
 mod journal;
 mod remote;
 mod solver;

@@ -1,15 +1,13 @@
 //! The solver against independent values: a plain minimax on the reference rules for small Kalah
 //! games, and full tables for random positions searched with a lower table horizon.
 
-use crate::common::minimax;
+use crate::common::{minimax, six_pit_tables};
 use std::collections::HashMap;
 
-use granary_retrograde::{BuildOptions, build_layers};
 use granary_rules::reference::Reference;
 use granary_rules::{Board, Capture, Game, Kalah, Position, Rules, Side, Sweep, Variant};
 use granary_search::Solver;
 use granary_search::solver::Worth;
-use granary_tables::{TableKind, TableSet};
 
 const GAMES: [Game; 4] = [
     Game::Kalah {
@@ -35,29 +33,6 @@ fn kalah(game: Game, m: usize) -> Kalah {
         unreachable!()
     };
     Kalah::new(m, capture, sweep)
-}
-
-/// 6-pit tables of `game`, layers `0..=max`, built into a temporary directory (kept while the
-/// returned handle lives).
-fn six_pit_tables(game: Game, max: u32) -> (tempfile::TempDir, TableSet) {
-    let dir = tempfile::tempdir().unwrap();
-    let kind = TableKind { game, pits: 6 };
-    build_layers(
-        dir.path(),
-        kind,
-        max,
-        BuildOptions {
-            threads: Some(2),
-            memory: None,
-            compress: None,
-            checkpoint_every: None,
-            region: None,
-        },
-        &(),
-    )
-    .unwrap();
-    let set = TableSet::new(dir.path(), kind);
-    (dir, set)
 }
 
 #[test]

@@ -1,9 +1,12 @@
-//! What the search tests share: the plain minimax on the reference rules they check against.
+//! What the search tests share: the plain minimax on the reference rules they check against,
+//! and 6-pit tables built into a temporary directory.
 
 use std::collections::HashMap;
 
-use granary_rules::Side;
+use granary_retrograde::{BuildOptions, build_layers};
 use granary_rules::reference::{RefPosition, Reference};
+use granary_rules::{Game, Side};
+use granary_tables::{TableKind, TableSet};
 
 /// Plain minimax with memo on the reference rules: the mover's final lead from here (stores
 /// included), so it shares no convention with the solver either.
@@ -33,4 +36,33 @@ pub fn minimax(
     };
     memo.insert(pos.clone(), value);
     value
+}
+
+/// 6-pit tables of `game`, layers `0..=max`, built into a temporary directory (kept while the
+/// returned handle lives).
+pub fn six_pit_tables(game: Game, max: u32) -> (tempfile::TempDir, TableSet) {
+    tables(game, 6, max)
+}
+
+/// Tables of `game` on a board of `pits` pits a side, layers `0..=max`, built into a temporary
+/// directory (kept while the returned handle lives).
+pub fn tables(game: Game, pits: usize, max: u32) -> (tempfile::TempDir, TableSet) {
+    let dir = tempfile::tempdir().unwrap();
+    let kind = TableKind { game, pits };
+    build_layers(
+        dir.path(),
+        kind,
+        max,
+        BuildOptions {
+            threads: Some(2),
+            memory: None,
+            compress: None,
+            checkpoint_every: None,
+            region: None,
+        },
+        &(),
+    )
+    .unwrap();
+    let set = TableSet::new(dir.path(), kind);
+    (dir, set)
 }
