@@ -92,6 +92,7 @@ pub mod choose;
 pub mod cluster;
 pub mod compress;
 pub mod error;
+pub mod estimate;
 pub mod game;
 pub mod journal;
 pub mod machine;
@@ -114,6 +115,7 @@ pub use build::{BuildReport, BuildSettings, build, build_on};
 pub use choose::{Choice, ChoiceSource};
 pub use compress::{LayerCompressed, compress};
 pub use error::{BuildError, DirectoryError, Error, InputError, SolveError, TableError};
+pub use estimate::{Estimate, EstimatedMove, EstimatedValue};
 pub use game::{AnyGame, BaoPosition, GameMove, GameName, Mancala, Setup};
 /// The most seeds on the board a table layer holds.
 pub use granary_index::MAX_LAYER_SEEDS;

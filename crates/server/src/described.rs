@@ -1,12 +1,34 @@
-//! A Kalah or Oware position's answer as the API writes it ([`QueryAnswer`]): the library's
-//! query, with what each move leads to under perfect play (final stores, result, margin) and the
-//! principal variation step by step. `GET /api/v1/query` answers it ([`crate::query`]), and a
-//! query's job holds it once done ([`crate::jobs`]).
+//! A Kalah or Oware position's answer as the API writes it ([`PositionAnswer`]): exact
+//! ([`QueryAnswer`]: the library's query, with what each move leads to under perfect play
+//! (final stores, result, margin) and the principal variation step by step), or beyond what is
+//! answered exactly, the engine's estimate ([`EstimateAnswer`]), whose fields never share a
+//! name with an exact value's. `GET /api/v1/query` answers it ([`crate::query`]), and a query's
+//! job holds the exact one once done ([`crate::jobs`]).
 
+use granary::Estimate;
 use granary::outcome::{final_stores, result_word};
 use granary::{Mancala, MoveValue, PvEnd, Query, Seeds, Side, Source};
 use schemars::JsonSchema;
 use serde::Serialize;
+
+/// `GET /api/v1/query`'s answer: exact (with `value`), or the engine's estimate (with
+/// `estimate`).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum PositionAnswer {
+    Exact(QueryAnswer),
+    Estimate(EstimateAnswer),
+}
+
+/// A position beyond what the server answers exactly: the engine's estimate, labelled as one
+/// (`estimate`, with its depth and time; no `value`), and why there is no exact answer.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EstimateAnswer {
+    #[serde(flatten)]
+    pub estimate: Estimate,
+    /// Why the position has no exact answer here, in a plain clause.
+    pub beyond: String,
+}
 
 /// `GET /api/v1/query`'s answer: the library's query, with what each move leads to under
 /// perfect play, the position's `margin`, and the principal variation step by step.

@@ -9,16 +9,19 @@
 //!   The job (kind `query`, [`crate::jobs`]) follows the search and holds the answer once done;
 //!   the search is shared by every request for the position and goes on to its end, its answer
 //!   kept, whether or not the job is followed or cancelled;
-//! - 422 for a position beyond what the server answers, in a plain sentence; 400 for a request
-//!   that is wrong; 503 with `Retry-After` for a full queue or as many jobs as the server takes.
+//! - 200 with the engine's estimate for a position beyond what the server answers exactly
+//!   ([`crate::described::EstimateAnswer`]: `estimate`, never `value`), searched for `ms` in
+//!   the searches' pool ([`granary::Tablebase::estimate`]);
+//! - 400 for a request that is wrong; 503 with `Retry-After` for a full queue or as many jobs as
+//!   the server takes.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use aide::generate::GenContext;
 use aide::openapi::Operation;
 use axum::Json;
 use axum::extract::State as Shared;
-use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use granary::plan::Reach;
 use granary::{GameName, Mancala, Query, Setup};
@@ -28,7 +31,7 @@ use tokio::sync::watch;
 
 use crate::State;
 use crate::api::blocking;
-use crate::described::{QueryAnswer, described};
+use crate::described::{EstimateAnswer, PositionAnswer, described};
 use crate::error::{ApiError, Failure, internal};
 use crate::jobs::{JobResult, Report};
 use crate::params::{self, Params};
@@ -46,7 +49,9 @@ pub fn routes() -> Vec<Route> {
             description: "The position's value, final score and result, every move with its \
                           value and what it leads to, and the principal variation: from the \
                           tables where they cover the position, else (Kalah) from a search over \
-                          them when the cost model expects it within the server's limit. A \
+                          them when the cost model expects it within the server's limit; \
+                          beyond that, the engine's estimate, searched for `ms`, in fields of \
+                          its own (`estimate`, with its depth and time; never `value`). A \
                           search that outlasts the request limit is answered 202 with a job's \
                           report and `Location: /api/v1/jobs/{id}`: the job holds the answer \
                           once the search ends. The search goes on to its end whether or not the \
@@ -54,7 +59,6 @@ pub fn routes() -> Vec<Route> {
             answer: "The position answered.",
             failures: &[
                 Failure::BAD_REQUEST,
-                Failure::BEYOND,
                 Failure::INTERNAL,
                 Failure::UNAVAILABLE,
             ],
@@ -80,6 +84,9 @@ pub struct QueryParams {
     #[serde(default, deserialize_with = "params::text")]
     #[schemars(with = "String")]
     pub position: Option<String>,
+    /// The engine's time for a position beyond what is answered exactly.
+    #[serde(default, deserialize_with = "params::whole")]
+    pub ms: Option<u64>,
 }
 
 async fn query(
@@ -99,19 +106,37 @@ async fn query(
         sweep: asked.sweep,
         ..Setup::default()
     };
+    let millis = params::millis(asked.ms).map_err(ApiError::bad)?;
     let mancala = setup.mancala(game, asked.position.as_deref())?;
     match answer(&state, &mancala).await? {
-        Answered::Now(query) => Ok(QueryReply::Done(Box::new(described(&mancala, &query)))),
+        Answered::Now(query) => Ok(QueryReply::Done(Box::new(PositionAnswer::Exact(
+            described(&mancala, &query),
+        )))),
         Answered::Later { receiver, estimate } => {
             follow(&state, mancala, receiver, estimate).map(QueryReply::Running)
+        }
+        Answered::Beyond(why) => {
+            let time = Duration::from_millis(millis);
+            let estimate = blocking(&state, &state.searches, move |s| {
+                Ok(s.tablebase.estimate(&mancala, time, None)?)
+            })
+            .await?;
+            Ok(QueryReply::Done(Box::new(PositionAnswer::Estimate(
+                EstimateAnswer {
+                    estimate,
+                    beyond: why,
+                },
+            ))))
         }
     }
 }
 
-/// How a position is answered: now, or by a search that outlasts the request.
+/// How a position is answered: now, by a search that outlasts the request, or not exactly.
 #[derive(Debug)]
 pub enum Answered {
     Now(Arc<Query>),
+    /// Beyond what the server answers exactly: why, in a plain clause.
+    Beyond(String),
     /// Still searching once the request limit passed: its outcome's channel, and the search's
     /// estimate in seconds.
     Later {
@@ -126,8 +151,7 @@ pub enum Answered {
 /// position running already), waiting for it up to the request limit.
 ///
 /// # Errors
-/// 422 (Oware beyond its tables, Kalah beyond the search limit) in a plain sentence; 503 for a
-/// full queue; 500 for damaged tables.
+/// 503 for a full queue; 500 for damaged tables.
 pub async fn answer(state: &Arc<State>, game: &Mancala) -> Result<Answered, ApiError> {
     let present = state.tablebase.complete_up_to(game.kind());
     let estimate = match state.solved.reach(game, present) {
@@ -139,12 +163,7 @@ pub async fn answer(state: &Arc<State>, game: &Mancala) -> Result<Answered, ApiE
             .await
             .map(Answered::Now);
         }
-        Reach::Beyond(why) => {
-            return Err(ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("this position is beyond what this server answers: {why}"),
-            ));
-        }
+        Reach::Beyond(why) => return Ok(Answered::Beyond(why.to_string())),
         Reach::Search { seconds, .. } => seconds,
     };
     let deadline = tokio::time::Instant::now() + state.timeout;
@@ -231,7 +250,7 @@ fn follow(
 /// `Location`).
 #[derive(Debug)]
 pub enum QueryReply {
-    Done(Box<QueryAnswer>),
+    Done(Box<PositionAnswer>),
     Running(Report),
 }
 
@@ -245,7 +264,7 @@ impl IntoResponse for QueryReply {
 }
 
 impl aide::OperationOutput for QueryReply {
-    type Inner = QueryAnswer;
+    type Inner = PositionAnswer;
 
     fn inferred_responses(
         ctx: &mut GenContext,
@@ -254,7 +273,11 @@ impl aide::OperationOutput for QueryReply {
         vec![
             (
                 Some(200),
-                route::json_response::<QueryAnswer>(ctx, "The position answered."),
+                route::json_response::<PositionAnswer>(
+                    ctx,
+                    "The position answered: exact (`value`), or beyond what the server answers \
+                     exactly, the engine's estimate (`estimate`).",
+                ),
             ),
             (
                 Some(202),

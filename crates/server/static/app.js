@@ -226,7 +226,44 @@ async function renderTwoRow(p, moves, gen) {
     }
   }
   if (gen !== generation) return null;
+  if (answer && answer.estimate) return drawEstimate(shown, answer, last, moves);
   return drawTwoRow(shown, answer, failure, last, moves);
+}
+
+// A position beyond what the server answers exactly: the board with its legal moves, the
+// engine's estimate in the verdict (labelled, with its depth and time; never a value), and the
+// moves best first with the engine's estimates (`~`) or bounds (`≤`), in the move list's
+// `estimate` style. The returned state has no `answer`: nothing exact is known.
+function drawEstimate(shown, found, last, moves) {
+  const drawn = drawTwoRow(shown, null, null, last, moves);
+  const e = found.estimate;
+  const mover = shown.to_move;
+  const proof = e.every_leaf_exact ? "every leaf exact" : "not proved";
+  $("verdict").textContent = `No exact value here (${found.beyond}). The engine's estimate: ` +
+    `${signed(e.value)} for ${mover} (depth ${e.depth}, ${e.seconds.toFixed(1)} s; ${proof}).`;
+  const letter = mover === "south" ? "S" : "N";
+  const list = [...found.moves].sort((a, b) =>
+    (b.move === found.best) - (a.move === found.best) || b.estimate - a.estimate || a.move - b.move);
+  $("moves").className = "estimate";
+  $("moves-title").hidden = list.length === 0;
+  $("moves").replaceChildren(...list.map((mv) => {
+    const b = el("button", "move estimate" + (mv.move === found.best ? " best" : ""));
+    b.type = "button";
+    b.dataset.move = String(mv.move);
+    b.dataset.value = "";
+    b.dataset.estimate = String(mv.estimate);
+    b.dataset.bound = mv.bound;
+    const shownEstimate = (mv.bound === "at_most" ? "≤" : "~") + signed(mv.estimate);
+    b.append(el("span", "mv", letter + mv.move), el("span", "eval", shownEstimate));
+    b.title = `${letter}${mv.move}: the engine's ` +
+      (mv.bound === "at_most" ? `bound, at most ${signed(mv.estimate)}` : `estimate, ${signed(mv.estimate)}`) +
+      ` net seeds for ${mover}; not proved`;
+    b.addEventListener("click", () => play(String(mv.move)));
+    return b;
+  }));
+  const line = found.pv.map((pit, i) => (i === 0 ? letter : "") + pit).join(" ");
+  $("pv").replaceChildren(el("span", "", found.pv.length ? `The engine's line: ${line}` : ""));
+  return { ...drawn, estimate: found };
 }
 
 // North's row on top (N_m .. N1 left to right), South's below (S1 .. S_m); North's store on the
@@ -430,7 +467,8 @@ async function fallBack(gen) {
   for (const [pits, seeds] of FALLBACKS) {
     const p = new URLSearchParams({ game: "kalah", pits, seeds });
     try {
-      await api("/api/v1/query", p);
+      // An estimate is no exact answer: a smaller Kalah may have one.
+      if ((await api("/api/v1/query", p)).estimate) continue;
     } catch (e) {
       if (e instanceof ApiError && e.status === 422) continue;
     }
@@ -460,7 +498,9 @@ async function render() {
       const here = params();
       const fresh = !here.get("game") && !here.get("position") && !here.get("moves");
       if (fresh && current && !current.answer && !current.shown.over && await fallBack(gen)) {
-        const note = $("status").textContent;
+        const note = current.estimate
+          ? `it has no exact value here (${current.estimate.beyond}), only the engine's estimate.`
+          : $("status").textContent;
         await render();
         status(`The default start is beyond this server: ${note} Showing a smaller Kalah instead.`, false);
         return;

@@ -1274,3 +1274,68 @@ fn a_query_whose_search_outlasts_the_request_is_followed_as_a_job_to_its_answer(
         client.close().await.unwrap();
     });
 }
+
+#[test]
+fn a_position_beyond_the_exact_reach_shows_the_engines_estimate_labelled_and_plays_on() {
+    let Some(driver) = chromedriver() else {
+        return;
+    };
+    // No tables: Kalah(6,6)'s start is beyond what the server answers exactly.
+    let dir = tempfile::tempdir().unwrap();
+    let config = granary_server::Config::new(dir.path().to_path_buf());
+    let state = granary_server::state(&config);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let addr = serve(&state).await;
+        let client = browser(&driver).await;
+        client
+            .goto(&format!("http://{addr}/?game=kalah&pits=6&seeds=6"))
+            .await
+            .unwrap();
+        ready(&client).await;
+        let verdict = text(&client, "verdict").await;
+        assert!(
+            verdict.starts_with("No exact value here (it has 72 seeds on the board")
+                && verdict.contains("The engine's estimate: ")
+                && verdict.contains(" for south (depth "),
+            "{verdict}"
+        );
+        // Each legal move with the engine's estimate or bound, never a value; one is best.
+        let moves = data(
+            &client,
+            "#moves button",
+            &["data-move", "data-value", "data-estimate", "data-bound"],
+        )
+        .await;
+        assert_eq!(moves.len(), 6, "{moves:?}");
+        for m in &moves {
+            assert_eq!(m["data-value"], "", "{m}");
+            assert!(
+                m["data-estimate"].as_str().unwrap().parse::<i32>().is_ok(),
+                "{m}"
+            );
+            assert!(
+                m["data-bound"] == "estimate" || m["data-bound"] == "at_most",
+                "{m}"
+            );
+        }
+        assert_eq!(
+            client
+                .find_all(Locator::Css("#moves button.best"))
+                .await
+                .unwrap()
+                .len(),
+            1
+        );
+        // The best move played: the board moves on, estimated again.
+        let before = position(&client).await;
+        click_and_move(&client, "#moves button.best").await;
+        assert_ne!(position(&client).await, before);
+        assert!(
+            text(&client, "verdict")
+                .await
+                .contains("The engine's estimate: ")
+        );
+        client.close().await.unwrap();
+    });
+}

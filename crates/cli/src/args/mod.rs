@@ -29,7 +29,8 @@ pub enum Command {
     Perft(PerftArgs),
     /// Build endgame tables: layers 0..=--max-seeds that are missing.
     Build(BuildArgs),
-    /// Perfect play in a position from the tables.
+    /// Perfect play in a position from the tables (or a search over them); beyond that, the
+    /// engine's estimate, labelled as one.
     Query(QueryArgs),
     /// Review a game move by move against perfect play: each move's value, the best moves, the
     /// seeds each move gave away, and where the result changed.
@@ -265,6 +266,10 @@ pub struct QueryArgs {
     /// search to take at most this many seconds (0: the tables alone answer).
     #[arg(long, default_value_t = granary::plan::DEFAULT_SEARCH_SECONDS, value_parser = parse_seconds)]
     pub search_seconds: f64,
+    /// A position beyond what is answered exactly gets the engine's estimate, searched for this
+    /// many seconds, labelled as an estimate (0: no estimate; such a position is an error).
+    #[arg(long, default_value_t = granary::estimate::DEFAULT_TIME.as_secs_f64(), value_parser = parse_seconds)]
+    pub time: f64,
     /// One JSON object instead of text.
     #[arg(long)]
     pub json: bool,

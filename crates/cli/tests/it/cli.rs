@@ -352,13 +352,20 @@ fn serve_refuses_a_missing_table_directory() {
     );
 }
 
-/// `query` beyond the tables advises what this machine can do: the search that answers a Kalah
-/// start, with its estimated time; never a build no disk holds.
+/// `query --time 0` (no estimate) beyond the tables advises what this machine can do: the
+/// search that answers a Kalah start, with its estimated time; never a build no disk holds.
 #[test]
 fn query_beyond_the_tables_advises_what_fits() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_str().unwrap();
-    let kalah = error(&["query", "kalah", "4,4,4,4,4,4/4,4,4,4,4,4", "--dir", dir]);
+    let no_estimate = ["--dir", dir, "--time", "0"];
+    let kalah = error(
+        &[
+            &["query", "kalah", "4,4,4,4,4,4/4,4,4,4,4,4"],
+            &no_estimate[..],
+        ]
+        .concat(),
+    );
     assert!(
         kalah.contains(
             "`granary solve kalah --pits 6 --rules empty --sweep owner --position \
@@ -369,7 +376,13 @@ fn query_beyond_the_tables_advises_what_fits() {
     assert!(kalah.contains(" in all"), "{kalah}");
     assert!(!kalah.contains("granary build"), "{kalah}");
     // The Oware(6,4) start: its tables (1056.4 GB) are advised only to a disk that holds them.
-    let oware = error(&["query", "oware", "4,4,4,4,4,4/4,4,4,4,4,4", "--dir", dir]);
+    let oware = error(
+        &[
+            &["query", "oware", "4,4,4,4,4,4/4,4,4,4,4,4"],
+            &no_estimate[..],
+        ]
+        .concat(),
+    );
     assert!(
         oware.contains("oware-6-abapa tables up to 48 seeds need 1056.4 GB more on disk (")
             && oware.contains(" with the build's scratch files) and ")
@@ -379,15 +392,13 @@ fn query_beyond_the_tables_advises_what_fits() {
         "{oware}"
     );
     // A small Oware position: the build that answers it.
-    let small = error(&[
-        "query",
-        "oware",
-        "--rules",
-        "awari",
-        "1,0,1/0,1,1",
-        "--dir",
-        dir,
-    ]);
+    let small = error(
+        &[
+            &["query", "oware", "--rules", "awari", "1,0,1/0,1,1"],
+            &no_estimate[..],
+        ]
+        .concat(),
+    );
     assert!(
         small
             .contains("build them with `granary build oware --pits 3 --rules awari --max-seeds 4`"),
@@ -425,10 +436,73 @@ fn query_searches_a_kalah_position_above_the_tables() {
             "{field}: {searched} against {read}"
         );
     }
-    let args = query(low.path(), &["--search-seconds", "0"]);
+    let args = query(low.path(), &["--search-seconds", "0", "--time", "0"]);
     let refused = error(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(refused.contains("table not built"), "{refused}");
     let args = query(low.path(), &["--search-seconds=-1"]);
     let bad = error(&args.iter().map(String::as_str).collect::<Vec<_>>());
     assert!(bad.contains("not a number of seconds"), "{bad}");
+}
+
+/// `query` beyond what is answered exactly gives the engine's estimate, labelled as one: in
+/// JSON an `estimate` (with its depth and time) and no `value`; in text the word `estimate`.
+/// Where the engine's search met only exact leaves, its estimate is the tables' value.
+#[test]
+fn query_beyond_the_exact_reach_gives_the_engines_estimate_labelled_as_one() {
+    let game = ["kalah", "--pits", "4", "--rules", "standard"];
+    let low = tempfile::tempdir().unwrap();
+    build(low.path(), &game, 8, 2);
+    let high = tempfile::tempdir().unwrap();
+    build(high.path(), &game, 10, 2);
+    let position = "2,0,3,1/1,2,0,1 5-3 N"; // 10 seeds on the board
+    let query = |dir: &std::path::Path, extra: &[&str]| -> Vec<String> {
+        let mut args = vec!["query"];
+        args.extend_from_slice(&game);
+        args.extend_from_slice(&[position, "--dir", dir.to_str().unwrap()]);
+        args.extend_from_slice(extra);
+        args.into_iter().map(String::from).collect()
+    };
+    let low_args = query(
+        low.path(),
+        &["--search-seconds", "0", "--time", "5", "--json"],
+    );
+    let estimated = json(&strs(&low_args));
+    let high_args = query(high.path(), &["--json"]);
+    let read = json(&strs(&high_args));
+    assert!(estimated.get("value").is_none(), "{estimated}");
+    let estimate = &estimated["estimate"];
+    assert!(estimate["depth"].as_u64().unwrap() >= 1, "{estimated}");
+    assert!(estimate["seconds"].as_f64().unwrap() >= 0.0, "{estimated}");
+    let best = estimated["best"].as_u64().unwrap();
+    let legal: Vec<u64> = read["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move"].as_u64().unwrap())
+        .collect();
+    assert!(legal.contains(&best), "{estimated}");
+    if estimate["every_leaf_exact"] == true {
+        assert_eq!(
+            estimate["value"], read["value"],
+            "{estimated} against {read}"
+        );
+        let values = read["best"].as_array().unwrap();
+        assert!(
+            values.contains(&serde_json::json!(best)),
+            "{estimated} against {read}"
+        );
+    }
+    let text_args = query(low.path(), &["--search-seconds", "0"]);
+    let text = ok(&strs(&text_args));
+    assert!(text.contains("no exact value: "), "{text}");
+    assert!(text.contains(": estimate "), "{text}");
+    assert!(!text.contains("\nvalue "), "{text}");
+    let bad_args = query(low.path(), &["--time", "soon"]);
+    let bad = error(&strs(&bad_args));
+    assert!(bad.contains("not a number of seconds"), "{bad}");
+}
+
+/// `args` as the command-line helpers take them.
+fn strs(args: &[String]) -> Vec<&str> {
+    args.iter().map(String::as_str).collect()
 }

@@ -92,7 +92,16 @@ fn bad_files_are_refused_by_name() {
     build(dir.path(), &["oware", "--pits", "4"], 8, 2);
     let layer = dir.path().join("oware-4-abapa").join("layer-008.tbl");
     let pristine = std::fs::read(&layer).unwrap();
-    let query = ["query", "oware", "4,2,0,0/1,1,0,0", "--dir", d];
+    // No estimate (`--time 0`): a position the tables do not answer is an error.
+    let query = [
+        "query",
+        "oware",
+        "4,2,0,0/1,1,0,0",
+        "--dir",
+        d,
+        "--time",
+        "0",
+    ];
     let good = ok(&query);
     assert!(good.contains("value"), "{good}");
 
@@ -237,6 +246,8 @@ fn build_and_query_errors() {
             "--dir",
             d,
             "--search-seconds",
+            "0",
+            "--time",
             "0"
         ])
         .contains("granary build kalah --pits 3")
