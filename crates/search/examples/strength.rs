@@ -1,0 +1,342 @@
+//! The engine's playing strength, judged by exact tables: in random positions of the layers
+//! `LAYERS`, each mode chooses a move over table layers `0..=K`, and the tables of every layer
+//! say what the choice lost.
+//!
+//! Positions: `POSITIONS` a layer, each with its layer's seeds spread uniformly over the 12 pits
+//! (stars and bars, a fixed seed: the same positions every run), South to move; a position
+//! without a legal move is drawn again. A move's loss is the best move's value less the chosen
+//! move's, in seeds, for the mover, both read from the tables
+//! ([`granary_tables::probe::move_value`]).
+//!
+//! Modes, each over layers `0..=K` of the awari tables with 6 pits (played to the last seed,
+//! [`TableKind::engine`]):
+//! - `engine:S`: the [`Engine`] at `S` seconds a move, one thread, a 64 MiB hash table cleared
+//!   before each position;
+//! - `estimate:D`: the move the tablebase chooses beyond its tables at depth `D`
+//!   (`Tablebase::choose` in the granary crate): each move worth its gain and the
+//!   [`Solver::estimate`] of the position it leads to at depth `D - 1`, the first best move
+//!   (lowest pit) played.
+//!
+//! For each mode, over all positions and then a layer at a time: the positions, the mean seeds
+//! lost a move, the share of best moves, the median seconds a move, and for the engine the mean
+//! depth reached and the share of exact results. The engine's moves depend on the machine's
+//! speed; the estimate's do not.
+//!
+//! `cargo run -p granary-search --profile ci --example strength -- DIR K LAYERS POSITIONS
+//! MODES...`, e.g. `data/tables 16 17..=24 50 engine:0.1 engine:1 estimate:8 estimate:16`:
+//! the tables under `DIR` (its `oware-6-awari` folder, every layer of `LAYERS` present),
+//! `LAYERS` as `A..=B`, `A..B` or `A`.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use granary_rules::pits::COMPILED_PITS;
+use granary_rules::{Board, Game, OwareRules, Position, Rules, Side, exit_value};
+use granary_search::{Engine, Limits, Solver};
+use granary_tables::probe::move_value;
+use granary_tables::{TableKind, TableSet};
+
+/// The engine's hash table, MiB.
+const HASH_MIB: usize = 64;
+
+/// The seed of the positions (a layer's positions: this plus the layer).
+const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
+
+const USAGE: &str = "strength DIR K LAYERS POSITIONS MODES... \
+                     (e.g. data/tables 16 17..=24 50 engine:0.1 estimate:8)";
+
+/// How a move is chosen.
+#[derive(Clone, Copy, Debug)]
+enum Mode {
+    /// The engine at this many seconds a move.
+    Engine(f64),
+    /// The tablebase's estimate at this depth.
+    Estimate(u32),
+}
+
+impl Mode {
+    fn parse(arg: &str) -> Mode {
+        match arg.split_once(':') {
+            Some(("engine", s)) => Mode::Engine(s.parse().expect("engine:SECONDS")),
+            Some(("estimate", d)) => Mode::Estimate(d.parse().expect("estimate:DEPTH")),
+            _ => panic!("a mode is engine:SECONDS or estimate:DEPTH, not {arg}"),
+        }
+    }
+
+    fn name(self) -> String {
+        match self {
+            Mode::Engine(s) => format!("engine:{s}"),
+            Mode::Estimate(d) => format!("estimate:{d}"),
+        }
+    }
+}
+
+/// A position to play, with the exact value of each of its legal moves.
+#[derive(Debug)]
+struct Sample {
+    layer: u32,
+    pos: Position,
+    /// `(lane, value)`, lowest lane first.
+    moves: Vec<(usize, i32)>,
+}
+
+impl Sample {
+    fn best(&self) -> i32 {
+        self.moves.iter().map(|&(_, v)| v).max().expect("a move")
+    }
+
+    fn loss(&self, lane: usize) -> i32 {
+        let chosen = self.moves.iter().find(|&&(l, _)| l == lane);
+        self.best() - chosen.expect("a legal move").1
+    }
+}
+
+/// One mode's move in one sample.
+#[derive(Debug)]
+struct Played {
+    layer: u32,
+    loss: i32,
+    seconds: f64,
+    /// The engine's depth and whether its result was exact.
+    engine: Option<(u32, bool)>,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    assert!(args.len() >= 5, "usage: {USAGE}");
+    let dir = Path::new(&args[0]);
+    let horizon: u32 = args[1].parse().expect("K: a layer");
+    let layers = parse_layers(&args[2]);
+    let count: usize = args[3].parse().expect("POSITIONS: a number");
+    let modes: Vec<Mode> = args[4..].iter().map(|m| Mode::parse(m)).collect();
+
+    let kind = TableKind::new(
+        Game::Oware {
+            rules: OwareRules::Awari,
+        },
+        COMPILED_PITS,
+    )
+    .expect("6 pits");
+    let set = TableSet::new(dir, kind);
+    let rules = kind.engine();
+    println!(
+        "strength {}: tables {} (the modes over layers 0..={horizon}), layers {}, {count} \
+         positions a layer",
+        args.join(" "),
+        set.dir().display(),
+        args[2],
+    );
+
+    let judged = Instant::now();
+    let samples: Vec<Sample> = layers
+        .iter()
+        .flat_map(|&layer| samples(&rules, &set, layer, count))
+        .collect();
+    println!(
+        "{} positions judged by the tables in {:.1} s",
+        samples.len(),
+        judged.elapsed().as_secs_f64()
+    );
+    println!(
+        "{:<14} {:>5} {:>9} {:>9} {:>6} {:>9} {:>6} {:>6}",
+        "mode", "layer", "positions", "loss/move", "best%", "median s", "depth", "exact%"
+    );
+    for mode in modes {
+        let played = play(mode, &rules, &set, horizon, &samples);
+        report(&mode.name(), "all", &played.iter().collect::<Vec<_>>());
+        for &layer in &layers {
+            let of_layer: Vec<&Played> = played.iter().filter(|p| p.layer == layer).collect();
+            report("", &layer.to_string(), &of_layer);
+        }
+    }
+}
+
+/// `A..=B`, `A..B` or `A`.
+fn parse_layers(arg: &str) -> Vec<u32> {
+    let n = |s: &str| -> u32 { s.trim().parse().expect("LAYERS: A..=B, A..B or A") };
+    if let Some((a, b)) = arg.split_once("..=") {
+        (n(a)..=n(b)).collect()
+    } else if let Some((a, b)) = arg.split_once("..") {
+        (n(a)..n(b)).collect()
+    } else {
+        vec![n(arg)]
+    }
+}
+
+/// SplitMix64: a small, seeded random number generator.
+#[derive(Debug)]
+struct SplitMix64(u64);
+
+impl SplitMix64 {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n`.
+    fn below(&mut self, n: usize) -> usize {
+        ((u128::from(self.next()) * n as u128) >> 64) as usize
+    }
+}
+
+/// `seeds` seeds over the 12 pits, every spread equally likely (stars and bars: the 11 bars
+/// are a uniform choice of 11 of `seeds + 11` slots).
+fn random_pits(rng: &mut SplitMix64, seeds: u32) -> [u8; 2 * COMPILED_PITS] {
+    let bars_count = 2 * COMPILED_PITS - 1;
+    let slots = seeds as usize + bars_count;
+    let mut order: Vec<usize> = (0..slots).collect();
+    for i in 0..bars_count {
+        let j = i + rng.below(slots - i);
+        order.swap(i, j);
+    }
+    let mut bars = order[..bars_count].to_vec();
+    bars.sort_unstable();
+    let mut pits = [0u8; 2 * COMPILED_PITS];
+    let mut start = 0;
+    for (pit, &bar) in bars.iter().enumerate() {
+        pits[pit] = u8::try_from(bar - start).expect("a pit's seeds");
+        start = bar + 1;
+    }
+    pits[bars_count] = u8::try_from(slots - start).expect("a pit's seeds");
+    pits
+}
+
+/// `count` positions of `layer` seeds with a legal move, South to move, each move valued by the
+/// tables.
+fn samples<R: Rules>(rules: &R, set: &TableSet, layer: u32, count: usize) -> Vec<Sample> {
+    let mut rng = SplitMix64(SEED.wrapping_add(u64::from(layer)));
+    let mut out = Vec::with_capacity(count);
+    while out.len() < count {
+        let pits = random_pits(&mut rng, layer);
+        let pos = Position {
+            board: Board::from_sides(&pits[..COMPILED_PITS], &pits[COMPILED_PITS..]),
+            stores: [0, 0],
+            to_move: Side::South,
+        };
+        let legal = rules.legal_moves(&pos);
+        if legal.is_empty() {
+            continue;
+        }
+        let moves = legal
+            .iter()
+            .map(|lane| {
+                let value = move_value(set, rules, &pos, lane).expect("the tables of the layers");
+                (lane, value)
+            })
+            .collect();
+        out.push(Sample { layer, pos, moves });
+    }
+    out
+}
+
+/// Each sample played by `mode` over layers `0..=horizon`.
+fn play<R: Rules + Clone>(
+    mode: Mode,
+    rules: &R,
+    set: &TableSet,
+    horizon: u32,
+    samples: &[Sample],
+) -> Vec<Played> {
+    match mode {
+        Mode::Engine(seconds) => {
+            let engine =
+                Engine::new(rules.clone(), Some((set, horizon)), HASH_MIB).expect("an engine");
+            let limits = Limits::time(Duration::from_secs_f64(seconds));
+            samples
+                .iter()
+                .map(|s| {
+                    engine.clear();
+                    let t = Instant::now();
+                    let a = engine.analyse(&s.pos, limits);
+                    let seconds = t.elapsed().as_secs_f64();
+                    Played {
+                        layer: s.layer,
+                        loss: s.loss(a.best.expect("a move")),
+                        seconds,
+                        engine: Some((a.depth, a.exact)),
+                    }
+                })
+                .collect()
+        }
+        Mode::Estimate(depth) => {
+            let solver = Solver::new(rules.clone(), Some((set, horizon)), 1).expect("a solver");
+            samples
+                .iter()
+                .map(|s| {
+                    let t = Instant::now();
+                    let lane = estimate_move(&solver, rules, &s.pos, depth);
+                    let seconds = t.elapsed().as_secs_f64();
+                    Played {
+                        layer: s.layer,
+                        loss: s.loss(lane),
+                        seconds,
+                        engine: None,
+                    }
+                })
+                .collect()
+        }
+    }
+}
+
+/// The move `Tablebase::choose` plays beyond the tables at `depth`: each legal move worth its
+/// gain and the estimate of its child at `depth - 1`; the first best (lowest lane).
+fn estimate_move<R: Rules>(solver: &Solver<'_, R>, rules: &R, pos: &Position, depth: u32) -> usize {
+    let mut nodes = 0;
+    let options: Vec<(usize, i32)> = rules
+        .legal_moves(pos)
+        .iter()
+        .map(|lane| {
+            let child = rules.play(pos, lane);
+            let (gain, again) = pos.move_gain(&child);
+            let v = solver.estimate(&child, depth.max(1) - 1, &mut nodes);
+            (lane, exit_value(gain, again, v))
+        })
+        .collect();
+    let value = options.iter().map(|&(_, v)| v).max().expect("a move");
+    options
+        .iter()
+        .find(|&&(_, v)| v == value)
+        .expect("a best move")
+        .0
+}
+
+/// One line: the positions, mean loss, share of best moves, median seconds and (engine) mean
+/// depth and share of exact results.
+fn report(mode: &str, layer: &str, played: &[&Played]) {
+    let k = played.len();
+    if k == 0 {
+        return;
+    }
+    let n = k as f64;
+    let loss = played.iter().map(|p| f64::from(p.loss)).sum::<f64>() / n;
+    let best = 100.0 * played.iter().filter(|p| p.loss == 0).count() as f64 / n;
+    let mut seconds: Vec<f64> = played.iter().map(|p| p.seconds).collect();
+    seconds.sort_by(f64::total_cmp);
+    let median = if k % 2 == 1 {
+        seconds[k / 2]
+    } else {
+        f64::midpoint(seconds[k / 2 - 1], seconds[k / 2])
+    };
+    let (depth, exact) = if played.iter().all(|p| p.engine.is_some()) {
+        let depth = played
+            .iter()
+            .filter_map(|p| p.engine)
+            .map(|(d, _)| f64::from(d))
+            .sum::<f64>()
+            / n;
+        let exact = played
+            .iter()
+            .filter_map(|p| p.engine)
+            .filter(|&(_, e)| e)
+            .count() as f64;
+        (format!("{depth:.1}"), format!("{:.1}", 100.0 * exact / n))
+    } else {
+        ("-".to_owned(), "-".to_owned())
+    };
+    println!(
+        "{mode:<14} {layer:>5} {k:>9} {loss:>9.3} {best:>6.1} {median:>9.4} {depth:>6} {exact:>6}"
+    );
+}
