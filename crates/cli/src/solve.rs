@@ -124,6 +124,49 @@ fn recheck(
     Ok(())
 }
 
+/// `--dry-run`: the plan's line (or JSON). A search beyond the cost model's measured range is
+/// promised no time; its evidence is what a journal of this very solve has searched so far: the
+/// one `--journal` names, else the first in the table directory or in
+/// [`granary::journal::SOLVES_DIR`], on a line of its own.
+fn dry_run(
+    args: &SolveArgs,
+    tablebase: &granary::Tablebase,
+    game: &granary::Mancala,
+    settings: &granary::Settings,
+) -> CliResult {
+    let seeds = game.position.board.seeds(game.variant.pits);
+    let plan = granary::plan(tablebase, game.variant, seeds, settings)?;
+    let evidence = if plan.search_measured == Some(false) {
+        match &args.journal {
+            Some(path) => granary::journal::journal_evidence(game, path),
+            None => granary::journal::find_journal_evidence(
+                game,
+                &[
+                    tablebase.root(),
+                    std::path::Path::new(granary::journal::SOLVES_DIR),
+                ],
+            ),
+        }
+        .map_err(granary::SolveError::from)?
+    } else {
+        None
+    };
+    if args.json {
+        // The plan's fields, and the evidence beside them.
+        let mut json = serde_json::to_value(&plan)?;
+        if let Some(evidence) = &evidence {
+            json["evidence"] = serde_json::to_value(evidence)?;
+        }
+        println!("{json}");
+        return Ok(());
+    }
+    println!("{}", plan.describe());
+    if let Some(evidence) = &evidence {
+        println!("evidence: {evidence}");
+    }
+    Ok(())
+}
+
 pub fn run(args: &SolveArgs) -> CliResult {
     if args.depth.is_some() || args.pns.is_some() {
         return Err(CliError::Failed(
@@ -159,14 +202,7 @@ pub fn run(args: &SolveArgs) -> CliResult {
             return recheck(args, &tablebase, &game, &settings, journal, count);
         }
         if args.dry_run {
-            let seeds = game.position.board.seeds(game.variant.pits);
-            let plan = granary::plan(&tablebase, game.variant, seeds, &settings)?;
-            if args.json {
-                println!("{}", serde_json::to_string(&plan)?);
-            } else {
-                println!("{}", plan.describe());
-            }
-            return Ok(());
+            return dry_run(args, &tablebase, &game, &settings);
         }
         let report = granary::solve(&tablebase, &game, &settings, &Terminal::new(args.json))?;
         if args.json {

@@ -3,19 +3,20 @@
 //! without tables, and progress reported once a minute. Re-checking a journal's records:
 //! [`mod@crate::recheck`].
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
 use granary_rules::notation::format_position;
-use granary_rules::{Game, Kalah};
-use granary_search::{Contents, Journal, Solve};
+use granary_rules::{Game, Kalah, Rules};
+use granary_search::{Contents, Journal, JournalError, Solve};
 use serde::Serialize;
 
 use crate::error::{Error, InputError, SolveError};
 use crate::game::Mancala;
 use crate::observer::{Event, Observer};
+use crate::units::human_seconds;
 
 /// The least work, in nodes, of a search the journal records by default. The records number
 /// about twice the solve's nodes over this threshold, 32 bytes each; a kill loses about the
@@ -165,4 +166,199 @@ pub(crate) fn with_ticks<T>(
         done.store(true, Relaxed);
         out
     })
+}
+
+/// Where the project keeps the journals of its long solves (`scripts/solve-kalah66.sh`),
+/// relative to the working directory: one of the places [`find_journal_evidence`] looks.
+pub const SOLVES_DIR: &str = "data/solves";
+
+/// What a journal of one solve has searched so far ([`journal_evidence`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct JournalEvidence {
+    pub path: PathBuf,
+    /// Runs of the solve on the journal.
+    pub runs: u32,
+    /// Nodes and seconds of every run.
+    pub nodes: u64,
+    pub seconds: f64,
+    /// Proven bounds the journal holds.
+    pub bounds: usize,
+    /// The root moves (pits, from 1) whose value the journal bounds.
+    pub bounded_moves: Vec<usize>,
+    /// The journal holds a finished solve's result.
+    pub finished: bool,
+}
+
+impl std::fmt::Display for JournalEvidence {
+    /// `a journal of this solve, PATH: 4.37e10 nodes searched in 4 runs (7.8 h), 11013 bounds
+    /// proven; no root move is bounded yet`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a journal of this solve, {}: {:.2e} nodes searched in {} runs ({}), {} bounds proven; ",
+            self.path.display(),
+            self.nodes as f64,
+            self.runs,
+            human_seconds(self.seconds),
+            self.bounds
+        )?;
+        if self.finished {
+            return f.write_str("it holds the solve's result");
+        }
+        match self.bounded_moves.as_slice() {
+            [] => f.write_str("no root move is bounded yet"),
+            moves => {
+                let pits: Vec<String> = moves.iter().map(ToString::to_string).collect();
+                write!(f, "root moves bounded: {}", pits.join(", "))
+            }
+        }
+    }
+}
+
+/// What the journal at `path` has searched of `game`'s solve (Kalah), read with the journal's
+/// own reader ([`granary_search::journal::read`]); `None` if there is no file there or the game
+/// is not Kalah (only Kalah is searched).
+///
+/// # Errors
+/// The file cannot be read, is not a journal, is another solve's, or is damaged.
+pub fn journal_evidence(
+    game: &Mancala,
+    path: &Path,
+) -> Result<Option<JournalEvidence>, JournalError> {
+    if !path.is_file() {
+        return Ok(None);
+    }
+    let Game::Kalah { capture, sweep } = game.variant.game else {
+        return Ok(None);
+    };
+    let rules = Kalah::new(game.variant.pits, capture, sweep);
+    let contents = granary_search::journal::read(path, &binding(game))?;
+    let merged = contents.merged();
+    let pits = game.variant.pits;
+    let pos = &game.position;
+    let bounded_moves = rules
+        .legal_moves(pos)
+        .iter()
+        .filter(|&lane| {
+            let child = rules.play(pos, lane).board;
+            let n = i32::try_from(child.seeds(pits)).unwrap_or(i32::MAX);
+            merged
+                .get(&child)
+                .is_some_and(|&(lo, hi, _)| i32::from(lo) > -n || i32::from(hi) < n)
+        })
+        .map(|lane| lane + 1)
+        .collect();
+    Ok(Some(JournalEvidence {
+        path: path.to_path_buf(),
+        runs: contents.runs,
+        nodes: contents.nodes,
+        seconds: contents.seconds,
+        bounds: contents.bounds.len(),
+        bounded_moves,
+        finished: contents.result.is_some(),
+    }))
+}
+
+/// The evidence of the first journal of `game`'s solve among the files named `*.journal` in
+/// `dirs` (in order, each directory's files by name; a directory that does not exist holds
+/// none): the table directory and [`SOLVES_DIR`], say. Journals of other solves, and files that
+/// are not journals, are passed over.
+///
+/// # Errors
+/// A directory that cannot be listed, or a journal of this solve that cannot be read or is
+/// damaged.
+pub fn find_journal_evidence(
+    game: &Mancala,
+    dirs: &[&Path],
+) -> Result<Option<JournalEvidence>, JournalError> {
+    for dir in dirs {
+        let io = |source| JournalError::Io {
+            path: dir.to_path_buf(),
+            source,
+        };
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(io(e)),
+        };
+        let mut paths = Vec::new();
+        for entry in entries {
+            let path = entry.map_err(io)?.path();
+            if path.extension().is_some_and(|e| e == "journal") {
+                paths.push(path);
+            }
+        }
+        paths.sort();
+        for path in paths {
+            match journal_evidence(game, &path) {
+                Ok(Some(evidence)) => return Ok(Some(evidence)),
+                Ok(None)
+                | Err(
+                    JournalError::Other { .. }
+                    | JournalError::Foreign { .. }
+                    | JournalError::Version { .. },
+                ) => {}
+                Err(e) => return Err(e),
+            }
+        }
+    }
+    Ok(None)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The start of Kalah(6,`seeds`) under `capture`.
+    fn start(capture: &str, seeds: u32) -> Mancala {
+        crate::Setup {
+            pits: Some(6),
+            seeds: Some(seeds),
+            rules: Some(capture.into()),
+            ..crate::Setup::default()
+        }
+        .mancala(crate::GameName::Kalah, None)
+        .unwrap()
+    }
+
+    /// The journal of the Kalah(6,6) empty-capture solve kept in the repository.
+    fn kalah66_journal() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../data/solves/kalah-6-6-empty.journal")
+    }
+
+    #[test]
+    fn a_journal_of_the_solve_is_its_evidence() {
+        let game = start("empty", 6);
+        let path = kalah66_journal();
+        let evidence = journal_evidence(&game, &path).unwrap().unwrap();
+        assert!(evidence.nodes > 30_000_000_000, "{evidence}");
+        assert!(evidence.runs >= 4 && evidence.bounds > 10_000, "{evidence}");
+        assert!(evidence.bounded_moves.is_empty() && !evidence.finished);
+        assert!(
+            evidence
+                .to_string()
+                .ends_with("; no root move is bounded yet"),
+            "{evidence}"
+        );
+        // Found among other files of the directory; not another solve's.
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("a.journal"), b"not a journal").unwrap();
+        let solves = path.parent().unwrap();
+        let found = find_journal_evidence(&game, &[dir.path(), &dir.path().join("none"), solves])
+            .unwrap()
+            .unwrap();
+        assert_eq!(found, evidence);
+        for other in [start("standard", 6), start("empty", 5)] {
+            assert_eq!(find_journal_evidence(&other, &[solves]).unwrap(), None);
+            assert!(matches!(
+                journal_evidence(&other, &path),
+                Err(JournalError::Other { .. })
+            ));
+        }
+        assert_eq!(
+            journal_evidence(&game, &dir.path().join("none")).unwrap(),
+            None
+        );
+    }
 }

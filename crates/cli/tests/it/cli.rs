@@ -506,3 +506,70 @@ fn query_beyond_the_exact_reach_gives_the_engines_estimate_labelled_as_one() {
 fn strs(args: &[String]) -> Vec<&str> {
     args.iter().map(String::as_str).collect()
 }
+
+/// `solve --dry-run` of Kalah(6,6), beyond the cost model's measured range: the tables it would
+/// build, no search time, and the evidence of the repository's journal of the same solve.
+#[test]
+fn a_dry_run_beyond_the_measured_range_promises_no_time() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().to_str().unwrap();
+    let repo = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let run = |args: &[&str]| {
+        let out = command(&[&["solve", "kalah", "--dry-run", "--dir", dir], args].concat())
+            .current_dir(repo)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let unmeasured = "; no search time is promised: the search lies beyond the measured range of \
+                      the cost model (measured up to 60 seeds on 6 pits, with 24-seed tables)";
+    // Empty capture, from the repository's root: data/solves holds this solve's journal.
+    let text = run(&["--seeds", "6"]);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("tables: kalah-6-empty-owner layers 0..="),
+        "{text}"
+    );
+    assert!(lines[0].ends_with(unmeasured), "{text}");
+    assert!(!lines[0].contains("search about"), "{text}");
+    assert!(
+        lines[1].starts_with(
+            "evidence: a journal of this solve, data/solves/kalah-6-6-empty.journal: "
+        ) && lines[1].ends_with("; no root move is bounded yet"),
+        "{text}"
+    );
+    // Standard capture: no journal, so no evidence; still no time.
+    let text = run(&["--seeds", "6", "--rules", "standard"]);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.trim_end().ends_with(unmeasured), "{text}");
+    // The journal named, in JSON: no search time, and the evidence.
+    let v: serde_json::Value = serde_json::from_str(&run(&[
+        "--seeds",
+        "6",
+        "--table-seeds",
+        "32",
+        "--journal",
+        "data/solves/kalah-6-6-empty.journal",
+        "--json",
+    ]))
+    .unwrap();
+    assert_eq!(v["horizon"], 32);
+    assert!(v["search_seconds"].is_null(), "{v}");
+    assert_eq!(v["search_measured"], false);
+    assert!(
+        v["evidence"]["nodes"].as_u64().unwrap() > 30_000_000_000,
+        "{v}"
+    );
+    assert_eq!(v["evidence"]["bounded_moves"], serde_json::json!([]));
+    // Kalah(6,4), within the range: a time, and no journal looked for.
+    let text = run(&["--seeds", "4"]);
+    assert_eq!(text.lines().count(), 1, "{text}");
+    assert!(text.contains(", search about "), "{text}");
+    assert!(!text.contains("promised"), "{text}");
+}

@@ -1,7 +1,8 @@
 //! What to do about a position the tables present do not answer, in words a user can follow on
 //! this machine ([`advice`]): never a build beyond its free disk; for a Kalah position whose
 //! tables would take long to build (a start), the search that answers it (`granary solve`), with
-//! the planner's estimate of its time.
+//! the planner's estimate of its time, or, beyond the cost model's measured range, that no time
+//! is promised.
 
 use granary_retrograde::MemoryPlan;
 use granary_rules::Game;
@@ -24,7 +25,8 @@ use crate::units::{human_bytes, human_seconds};
 /// disk (less a margin) holds them, with their size and estimated time. Oware: that build, or
 /// that this machine cannot hold its tables. Kalah: that build if it also takes at most
 /// [`AUTO_BUILD_SECONDS`], and the `granary solve` command that answers the position by search
-/// over the tables the planner picks, with its estimated time.
+/// over the tables the planner picks, with its estimated time; where the search lies beyond the
+/// cost model's measured range, that command with no time and a clause that says why.
 #[must_use]
 pub fn advice(
     game: &Mancala,
@@ -65,19 +67,27 @@ pub fn advice(
                 Some(h) => format!("it searches over the tables up to {h} seeds present"),
                 None => "it searches without tables".into(),
             },
-            plan.build_seconds + plan.search_seconds.unwrap_or(0.0),
+            plan.search_measured
+                .is_none_or(|m| m)
+                .then(|| plan.build_seconds + plan.search_seconds.unwrap_or(0.0)),
         ),
         // Not even the smallest tables fit: the search alone.
         Err(_) => (
             format!("{} --no-tables", solve_command(game)),
             "it searches without tables".into(),
-            model.search_seconds(kind, seeds, 0, machine.cores),
+            model.search(kind, seeds, 0, machine.cores).expected(),
         ),
     };
-    let search = format!(
-        "`{command}` answers it: {how}, about {} in all",
-        human_seconds(seconds)
-    );
+    let search = match seconds {
+        Some(seconds) => format!(
+            "`{command}` answers it: {how}, about {} in all",
+            human_seconds(seconds)
+        ),
+        None => format!(
+            "`{command}` answers it: {how}; no time is promised: the search lies beyond the cost \
+             model's measured range"
+        ),
+    };
     match build {
         Ok((text, build_seconds)) if build_seconds <= AUTO_BUILD_SECONDS => {
             format!("{text}; or {search}")
@@ -206,6 +216,29 @@ mod tests {
             text.contains("over the tables up to 20 seeds present"),
             "{text}"
         );
+    }
+
+    #[test]
+    fn a_search_beyond_the_measured_range_is_pointed_to_without_a_time() {
+        let start = game(GameName::Kalah, "empty", 6, Some("6,6,6,6,6,6/6,6,6,6,6,6"));
+        for (disk, how) in [
+            (u64::MAX, "it builds tables up to 32 seeds"),
+            (0, "it searches without tables"),
+        ] {
+            let text = advice(&start, None, &machine(disk), &CostModel::default());
+            assert!(text.starts_with("`granary solve kalah --pits 6"), "{text}");
+            assert!(text.contains(how), "{text}");
+            assert!(
+                text.ends_with(
+                    "; no time is promised: the search lies beyond the cost model's measured range"
+                ),
+                "{text}"
+            );
+            assert!(
+                !text.contains(" in all") && !text.contains("about"),
+                "{text}"
+            );
+        }
     }
 
     #[test]

@@ -2,8 +2,11 @@
 //!
 //! Build time is each layer's positions over a build rate (Kalah by layer size, Oware one
 //! rate); search time is a log-linear model of Kalah searches
-//! ([`kalah_search_seconds`], fitted to measured solves) times a machine factor; copying tables
-//! into memory runs at a copy rate. The defaults are this module's constants, measured on the
+//! ([`kalah_search_seconds`], fitted to measured solves: [`FITTED_SEARCHES`]) times a machine
+//! factor; copying tables into memory runs at a copy rate. A search estimate says whether it
+//! lies within the range of the searches the model was fitted on ([`SearchEstimate`],
+//! [`within_measured_range`]): beyond it, the figure ranks horizons and sizes a hash table, and
+//! is no time to expect. The defaults are this module's constants, measured on the
 //! 2-core machines the project is developed on; `granary calibrate` measures the machine it runs
 //! on (a short build and a short search) and saves a model that the planner then uses
 //! ([`CostModel::load`]).
@@ -29,6 +32,102 @@ pub const OWARE_RATE: f64 = 3.5e6;
 /// Bytes a second the search copies its layers into memory at ([`crate::TablePlan::resident`]),
 /// a cautious figure below those measured (docs/benchmarks.md).
 pub const RESIDENT_COPY_RATE: f64 = 0.5e9;
+
+/// A search the search-time model was fitted on: Kalah of `pits` pits a side and `capture`, a
+/// position of `seeds` seeds in play searched over tables `0..=horizon` in `seconds` on 2 cores
+/// (docs/benchmarks.md, the search-model points and the solves they came from).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FittedSearch {
+    pub pits: usize,
+    pub capture: Capture,
+    pub seeds: u32,
+    pub horizon: u32,
+    pub seconds: f64,
+}
+
+impl FittedSearch {
+    const fn new(pits: usize, capture: Capture, seeds: u32, horizon: u32, seconds: f64) -> Self {
+        FittedSearch {
+            pits,
+            capture,
+            seeds,
+            horizon,
+            seconds,
+        }
+    }
+}
+
+/// The searches [`kalah_search_seconds`] was fitted on: Kalah(6,4) (48 seeds) over 16- to
+/// 20-seed tables, Kalah(6,5) (60 seeds) over 20- to 28-seed tables, Kalah(5,6) (60 seeds) over
+/// 24-seed tables. The model is within a factor of two of each.
+pub const FITTED_SEARCHES: [FittedSearch; 12] = [
+    FittedSearch::new(6, Capture::Standard, 48, 16, 18.7),
+    FittedSearch::new(6, Capture::Standard, 48, 17, 15.0),
+    FittedSearch::new(6, Capture::Standard, 48, 18, 12.4),
+    FittedSearch::new(6, Capture::Standard, 48, 19, 9.4),
+    FittedSearch::new(6, Capture::Standard, 48, 20, 6.8),
+    FittedSearch::new(6, Capture::Empty, 48, 16, 8.0),
+    LARGEST_FITTED,
+    FittedSearch::new(6, Capture::Standard, 60, 28, 355.0),
+    FittedSearch::new(6, Capture::Empty, 60, 20, 2085.0),
+    FittedSearch::new(6, Capture::Empty, 60, 28, 139.0),
+    FittedSearch::new(5, Capture::Standard, 60, 24, 569.0),
+    FittedSearch::new(5, Capture::Empty, 60, 24, 431.0),
+];
+
+/// The largest of [`FITTED_SEARCHES`], the edge of the measured range: Kalah(6,5) standard, 60
+/// seeds in play over 24-seed tables, 2,438 s.
+pub const LARGEST_FITTED: FittedSearch = FittedSearch::new(6, Capture::Standard, 60, 24, 2438.0);
+
+/// Whether a Kalah search of a position of `seeds` seeds in play of `kind` lies within the range
+/// of the searches the model was fitted on: no more seeds in play than [`LARGEST_FITTED`]'s (60),
+/// on a board whose layer of those seeds holds no more positions than that search's (6 pits, 60
+/// seeds): every board of up to 6 pits; 7 pits up to 44 seeds, 8 pits up to 35. A smaller game
+/// searches in less time than the largest fitted; a larger one is an extrapolation: a search of
+/// Kalah(6,6) (72 seeds) has run six times the model's figure without bounding one root move.
+///
+/// The horizon is not judged: the fitted searches used tables of 16 to 28 seeds, and a search
+/// within the range over smaller tables (Kalah(6,4) with none, say) is estimated by the same fit.
+#[must_use]
+pub fn within_measured_range(kind: TableKind, seeds: u32) -> bool {
+    let largest = TableKind {
+        pits: LARGEST_FITTED.pits,
+        ..kind
+    };
+    seeds <= LARGEST_FITTED.seeds
+        && layer_positions(kind, seeds) <= layer_positions(largest, LARGEST_FITTED.seeds)
+}
+
+/// The measured range in words, for a sentence that says a search lies beyond it: `measured up
+/// to 60 seeds on 6 pits, with 24-seed tables`.
+#[must_use]
+pub fn measured_range() -> String {
+    format!(
+        "measured up to {} seeds on {} pits, with {}-seed tables",
+        LARGEST_FITTED.seeds, LARGEST_FITTED.pits, LARGEST_FITTED.horizon
+    )
+}
+
+/// A Kalah search's estimated time, and whether the search lies within the range the model was
+/// measured on ([`within_measured_range`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct SearchEstimate {
+    /// The model's figure, seconds: within the measured range a time to expect (within a factor
+    /// of two of the fitted searches); beyond it, a figure that ranks horizons and sizes a hash
+    /// table, and may be a thousand times short.
+    pub seconds: f64,
+    /// Whether the search lies within the measured range.
+    pub measured: bool,
+}
+
+impl SearchEstimate {
+    /// The time to expect: the figure within the measured range, `None` beyond it (no time is
+    /// promised there).
+    #[must_use]
+    pub fn expected(self) -> Option<f64> {
+        self.measured.then_some(self.seconds)
+    }
+}
 
 /// What the planner knows of a machine's speed.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -161,11 +260,30 @@ impl CostModel {
             .sum()
     }
 
-    /// Estimated seconds to search a Kalah position of `seeds` seeds with tables to `horizon`
-    /// on `cores` cores: [`kalah_search_seconds`] times [`CostModel::search_scale`].
+    /// The model's figure for a search of a Kalah position of `seeds` seeds with tables to
+    /// `horizon` on `cores` cores, seconds: [`kalah_search_seconds`] times
+    /// [`CostModel::search_scale`]. A time to expect only within the measured range: see
+    /// [`CostModel::search`].
     #[must_use]
     pub fn search_seconds(&self, kind: TableKind, seeds: u32, horizon: u32, cores: usize) -> f64 {
         kalah_search_seconds(kind, seeds, horizon, cores) * self.search_scale
+    }
+
+    /// The estimate of a search of a Kalah position of `seeds` seeds with tables to `horizon`
+    /// on `cores` cores: [`CostModel::search_seconds`], and whether it lies within the measured
+    /// range (a position the tables hold needs no search, and is).
+    #[must_use]
+    pub fn search(
+        &self,
+        kind: TableKind,
+        seeds: u32,
+        horizon: u32,
+        cores: usize,
+    ) -> SearchEstimate {
+        SearchEstimate {
+            seconds: self.search_seconds(kind, seeds, horizon, cores),
+            measured: horizon >= seeds || within_measured_range(kind, seeds),
+        }
     }
 
     /// Estimated seconds to copy `bytes` of layers into memory.
@@ -176,7 +294,8 @@ impl CostModel {
 }
 
 /// Estimated seconds to search a Kalah position of `seeds` seeds with tables to `horizon`, on
-/// `cores` cores, on the machine the model was fitted on (`crate::plan`'s documentation).
+/// `cores` cores, on the machine the model was fitted on (`crate::plan`'s documentation): fitted
+/// on [`FITTED_SEARCHES`], and an extrapolation beyond them ([`within_measured_range`]).
 #[must_use]
 pub fn kalah_search_seconds(kind: TableKind, seeds: u32, horizon: u32, cores: usize) -> f64 {
     let standard = matches!(
@@ -228,6 +347,56 @@ mod tests {
             model.save(&path).unwrap();
             assert_eq!(CostModel::read(&path).unwrap(), model);
         }
+    }
+
+    #[test]
+    fn the_model_is_within_a_factor_of_two_of_the_searches_it_was_fitted_on() {
+        for f in FITTED_SEARCHES {
+            let kind = TableKind {
+                game: Game::Kalah {
+                    capture: f.capture,
+                    sweep: granary_rules::Sweep::Owner,
+                },
+                pits: f.pits,
+            };
+            let model = kalah_search_seconds(kind, f.seeds, f.horizon, 2);
+            assert!(
+                (0.5..=2.0).contains(&(model / f.seconds)),
+                "{f:?}: the model says {model:.1} s"
+            );
+            assert!(within_measured_range(kind, f.seeds), "{f:?}");
+            assert!(f.seeds <= LARGEST_FITTED.seeds && f.pits <= LARGEST_FITTED.pits);
+            assert!(f.seconds <= LARGEST_FITTED.seconds, "{f:?}");
+        }
+        assert!(FITTED_SEARCHES.contains(&LARGEST_FITTED));
+    }
+
+    #[test]
+    fn the_range_ends_at_the_largest_game_measured() {
+        let kalah = |pits| TableKind {
+            game: Game::Kalah {
+                capture: Capture::Empty,
+                sweep: granary_rules::Sweep::Owner,
+            },
+            pits,
+        };
+        for (pits, last) in [(3, 60), (5, 60), (6, 60), (7, 44), (8, 35)] {
+            assert!(within_measured_range(kalah(pits), last), "{pits} pits");
+            assert!(!within_measured_range(kalah(pits), last + 1), "{pits} pits");
+        }
+        assert_eq!(
+            measured_range(),
+            "measured up to 60 seeds on 6 pits, with 24-seed tables"
+        );
+        // Kalah(6,6) over 32-seed tables: the model's figure, but no time to expect.
+        let model = CostModel::default();
+        let estimate = model.search(kalah(6), 72, 32, 2);
+        assert!(!estimate.measured && estimate.seconds > 0.0);
+        assert_eq!(estimate.expected(), None);
+        // A position the tables hold is no extrapolation.
+        assert!(model.search(kalah(6), 72, 72, 2).measured);
+        let inside = model.search(kalah(6), 60, 28, 2);
+        assert_eq!(inside.expected(), Some(inside.seconds));
     }
 
     #[test]

@@ -20,7 +20,12 @@
 //! `log2 T = A(m) + B(m) (s - 60) - C(s) (H - 24)` for `s` seeds in play on `m` pits a side, `C(s)`
 //! the search's gain per seed of horizon (larger for larger games), plus an offset for empty
 //! capture. It is within a factor of two of the measurements it was fitted to; it only has to
-//! rank horizons, not predict to the second.
+//! rank horizons, not predict to the second. Those measurements end at 60 seeds in play on 6
+//! pits ([`FITTED_SEARCHES`], [`within_measured_range`]): beyond them the model extrapolates, and
+//! its figure still ranks horizons but is no time to expect. A plan there promises no search
+//! time ([`TablePlan::search_measured`]), [`reach`] searches nothing there, and the evidence a
+//! front end can give is what a journal of the solve has searched so far
+//! ([`crate::journal::journal_evidence`]).
 //!
 //! # Beyond the tables
 //! What is answered of a position the tables present do not hold ([`reach`]: a Kalah search
@@ -39,7 +44,11 @@ mod reach;
 pub use crate::error::{CostModelError, PlanError};
 
 pub use advice::{advice, advised_build};
-pub use cost::{CostModel, KALAH_RATE, OWARE_RATE, RESIDENT_COPY_RATE, kalah_search_seconds};
+pub use cost::{
+    CostModel, FITTED_SEARCHES, FittedSearch, KALAH_RATE, LARGEST_FITTED, OWARE_RATE,
+    RESIDENT_COPY_RATE, SearchEstimate, kalah_search_seconds, measured_range,
+    within_measured_range,
+};
 pub use hash::{
     DEFAULT_HASH_MIB, LARGE_HASH_FROM_SECONDS, LARGE_HASH_MIB, LONG_HASH_MIB,
     MEDIUM_HASH_FROM_SECONDS, MEDIUM_HASH_MIB, default_hash_mib,
@@ -99,8 +108,14 @@ pub struct TablePlan {
     pub table_bytes: u64,
     /// Estimated build time, seconds.
     pub build_seconds: f64,
-    /// Estimated search time, seconds (Kalah; `None` for Oware, which reads tables only).
+    /// Estimated search time, seconds, where it is a time to expect: a Kalah search within the
+    /// cost model's measured range. `None` for Oware, which reads tables only, and for a search
+    /// beyond that range ([`TablePlan::search_measured`]), which is promised no time.
     pub search_seconds: Option<f64>,
+    /// Whether the search lies within the cost model's measured range ([`SearchEstimate`];
+    /// `None` for Oware). Beyond it, the model's figure chose the horizon and the hash table, and
+    /// is not given.
+    pub search_measured: Option<bool>,
     /// Hash table size for the search, MiB.
     pub hash_mib: usize,
     /// Whether the search copies the layers into memory with huge pages first (a long search:
@@ -113,7 +128,8 @@ pub struct TablePlan {
 }
 
 impl TablePlan {
-    /// One line: what is used, what is built, how long, and why.
+    /// One line: what is used, what is built, how long, and why; for a search beyond the cost
+    /// model's measured range, that no search time is promised.
     #[must_use]
     pub fn describe(&self) -> String {
         let Some(h) = self.horizon else {
@@ -129,13 +145,24 @@ impl TablePlan {
                 human_seconds(self.build_seconds)
             )
         };
-        let search = self.search_seconds.map_or(String::new(), |s| {
-            format!(
+        let search = match (self.search_seconds, self.search_measured) {
+            (Some(s), _) => format!(
                 ", search about {} with a {} MiB hash table",
                 human_seconds(s),
                 self.hash_mib
+            ),
+            (None, Some(false)) => format!(", search with a {} MiB hash table", self.hash_mib),
+            (None, _) => String::new(),
+        };
+        let unmeasured = if self.search_measured == Some(false) {
+            format!(
+                "; no search time is promised: the search lies beyond the measured range of the \
+                 cost model ({})",
+                measured_range()
             )
-        });
+        } else {
+            String::new()
+        };
         let held = if self.resident {
             ", held in memory"
         } else {
@@ -147,7 +174,7 @@ impl TablePlan {
             format!(" [cost model: {}]", self.model)
         };
         format!(
-            "tables: {} layers 0..={h} ({}{held}; {build}{search}): {}{model}",
+            "tables: {} layers 0..={h} ({}{held}; {build}{search}): {}{unmeasured}{model}",
             self.tables,
             human_bytes(self.table_bytes),
             self.reason
@@ -246,13 +273,17 @@ impl Planner<'_> {
             .build_seconds(self.kind, self.first_missing(), h, self.machine.cores)
     }
 
-    fn search_seconds(&self, h: u32) -> f64 {
+    /// The estimate of the search over layers `0..=h`.
+    fn search(&self, h: u32) -> SearchEstimate {
         self.model
-            .search_seconds(self.kind, self.seeds, h, self.machine.cores)
+            .search(self.kind, self.seeds, h, self.machine.cores)
     }
 
-    /// The plan with layers `0..=h` (none if `None`).
-    fn plan(&self, h: Option<u32>, search: Option<f64>, reason: String) -> TablePlan {
+    /// The plan with layers `0..=h` (none if `None`), whose search is estimated at `estimate`
+    /// (none for Oware): the estimate's figure sizes the hash table and decides the copy into
+    /// memory, and is given as a time only within the measured range.
+    fn plan(&self, h: Option<u32>, estimate: Option<SearchEstimate>, reason: String) -> TablePlan {
+        let search = estimate.map(|e| e.seconds);
         let from = self.first_missing();
         let (positions, bytes) = match h {
             Some(h) if h >= from => (
@@ -271,7 +302,8 @@ impl Planner<'_> {
             build_bytes: bytes,
             table_bytes: h.map_or(0, |h| layers_bytes(self.kind, 0, h)),
             build_seconds: h.map_or(0.0, |h| self.build_seconds(h)),
-            search_seconds: search,
+            search_seconds: estimate.and_then(SearchEstimate::expected),
+            search_measured: estimate.map(|e| e.measured),
             hash_mib: self.hash_mib(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             resident: self.resident(search, h.map_or(0, |h| layers_bytes(self.kind, 0, h))),
             reason,
@@ -370,7 +402,7 @@ impl Planner<'_> {
                 stopped = Some(why);
                 break;
             }
-            let total = self.build_seconds(h) + self.search_seconds(h);
+            let total = self.build_seconds(h) + self.search(h).seconds;
             // Ties (within 1%) go to the larger horizon: it serves later solves.
             if best.is_none_or(|(t, _)| total <= t * 1.01) {
                 best = Some((total, h));
@@ -383,10 +415,15 @@ impl Planner<'_> {
             };
             return Err(why);
         };
-        let mut reason = format!(
-            "least estimated build + search time ({})",
-            human_seconds(total)
-        );
+        // Beyond the measured range the total is no time to expect: the choice is said, not it.
+        let mut reason = if self.search(h).measured {
+            format!(
+                "least estimated build + search time ({})",
+                human_seconds(total)
+            )
+        } else {
+            "least estimated build + search time, the search's estimate extrapolated".into()
+        };
         // Present tables beyond the choice cost nothing and cut the search.
         if let Some(p) = self.present.map(|p| p.min(cap))
             && p > h
@@ -398,7 +435,7 @@ impl Planner<'_> {
             // The choice is the largest that fits: say what stopped it.
             reason = format!("{reason}; larger: {why}");
         }
-        Ok(self.plan(Some(h), Some(self.search_seconds(h)), reason))
+        Ok(self.plan(Some(h), Some(self.search(h)), reason))
     }
 }
 
@@ -441,7 +478,7 @@ pub fn plan_solve(
             planner.fits(h, &planner.limits())?;
             Ok(planner.plan(
                 Some(h),
-                Some(planner.search_seconds(h)),
+                Some(planner.search(h)),
                 format!("asked for {n} seeds"),
             ))
         }

@@ -4,15 +4,17 @@
 //!
 //! A position the tables present hold is read from them. A Kalah position above them is
 //! searched exactly over them (nothing is built) when the cost model ([`CostModel`]) estimates
-//! the search at no more than the time limit the caller sets. Anything else is beyond what is
-//! answered, with a sentence that says why and names no file or command: an Oware position
-//! above its tables (its positions repeat, and the search is for games that do not, so Oware is
-//! answered from tables alone), or a Kalah search estimated longer than the limit.
+//! the search at no more than the time limit the caller sets, the search within the range the
+//! model was measured on. Anything else is beyond what is answered, with a sentence that says
+//! why and names no file or command: an Oware position above its tables (its positions repeat,
+//! and the search is for games that do not, so Oware is answered from tables alone), a Kalah
+//! search beyond the measured range (its estimate is no time to expect, whatever the limit), or
+//! one estimated longer than the limit.
 
 use granary_rules::Game;
 use granary_tables::TableKind;
 
-use super::CostModel;
+use super::{CostModel, measured_range};
 use crate::units::human_seconds;
 
 /// The longest search (estimated) a query of a position beyond the tables starts when its
@@ -48,6 +50,19 @@ pub enum Beyond {
         present_tables(tables, *present)
     )]
     Oware {
+        tables: String,
+        seeds: u32,
+        present: Option<u32>,
+    },
+    /// Kalah, whose search lies beyond the range the cost model was measured on
+    /// ([`super::within_measured_range`]): its estimate is no time to expect, whatever the limit.
+    #[error(
+        "it has {seeds} seeds on the board, {}, and the search lies beyond the measured range of \
+         the cost model ({}): no time is promised",
+        present_tables(tables, *present),
+        measured_range()
+    )]
+    Unmeasured {
         tables: String,
         seeds: u32,
         present: Option<u32>,
@@ -99,8 +114,9 @@ pub fn search_answers(seeds: u32) -> Result<(), Beyond> {
 }
 
 /// How a position of `seeds` seeds of `kind` is answered with layers `0..=present` present,
-/// searching only where the search is estimated (by `model`, on `cores` cores) at no more than
-/// `limit` seconds (`f64::INFINITY`: any search).
+/// searching only where the search lies within the cost model's measured range and is
+/// estimated (by `model`, on `cores` cores) at no more than `limit` seconds (`f64::INFINITY`:
+/// any search within that range).
 #[must_use]
 pub fn reach(
     kind: TableKind,
@@ -124,7 +140,14 @@ pub fn reach(
     if let Err(why) = search_answers(seeds) {
         return Reach::Beyond(why);
     }
-    let seconds = model.search_seconds(kind, seeds, present.unwrap_or(0), cores);
+    let estimate = model.search(kind, seeds, present.unwrap_or(0), cores);
+    let Some(seconds) = estimate.expected() else {
+        return Reach::Beyond(Beyond::Unmeasured {
+            tables,
+            seeds,
+            present,
+        });
+    };
     // A NaN estimate is beyond any limit.
     if seconds <= limit {
         Reach::Search {
@@ -183,20 +206,46 @@ mod tests {
             ),
             "{why}"
         );
-        // No limit: any Kalah search.
+        // No limit: any Kalah search within the measured range.
         assert!(matches!(
-            reach(k, 72, None, f64::INFINITY, &model, 2),
+            reach(k, 60, None, f64::INFINITY, &model, 2),
             Reach::Search { horizon: None, .. }
         ));
+    }
+
+    #[test]
+    fn a_search_beyond_the_measured_range_is_beyond_whatever_the_limit() {
+        let model = CostModel::default();
+        let k = kalah(6);
+        for present in [None, Some(32)] {
+            assert_eq!(
+                reach(k, 72, present, f64::INFINITY, &model, 2),
+                Reach::Beyond(Beyond::Unmeasured {
+                    tables: k.name(),
+                    seeds: 72,
+                    present
+                })
+            );
+        }
+        let Reach::Beyond(why) = reach(k, 72, Some(32), 0.0, &model, 2) else {
+            panic!("beyond the measured range");
+        };
+        assert_eq!(
+            why.to_string(),
+            "it has 72 seeds on the board, the tables of kalah-6-standard-owner present go up to \
+             32 seeds, and the search lies beyond the measured range of the cost model (measured \
+             up to 60 seeds on 6 pits, with 24-seed tables): no time is promised"
+        );
     }
 
     #[test]
     fn no_search_of_more_seeds_than_a_value_holds_whatever_the_limit() {
         let model = CostModel::default();
         let k = kalah(8);
+        // 127 seeds a search holds, beyond the measured range; 128 it does not.
         assert!(matches!(
             reach(k, 127, Some(40), f64::INFINITY, &model, 2),
-            Reach::Search { .. }
+            Reach::Beyond(Beyond::Unmeasured { seeds: 127, .. })
         ));
         assert_eq!(
             reach(k, 128, Some(40), f64::INFINITY, &model, 2),

@@ -396,3 +396,106 @@ fn oware_builds_what_it_needs_or_says_how() {
         .is_err()
     );
 }
+
+#[test]
+fn a_search_within_the_measured_range_is_given_a_time() {
+    let m = machine(BIG, RAM);
+    // Kalah(6,5) over 28-seed tables present: the model's figure is the time to expect.
+    let k = kalah(Capture::Standard);
+    let p = plan_solve(
+        k,
+        60,
+        Some(28),
+        TableChoice::Auto,
+        None,
+        &m,
+        &CostModel::default(),
+    )
+    .unwrap();
+    let estimate = CostModel::default().search(k, 60, 28, 2);
+    assert!(estimate.measured);
+    assert_eq!(p.search_seconds, Some(estimate.seconds));
+    assert_eq!(p.search_measured, Some(true));
+    assert!(p.describe().contains(", search about "), "{}", p.describe());
+    assert!(!p.describe().contains("promised"), "{}", p.describe());
+    assert!(matches!(
+        reach(k, 60, Some(28), f64::INFINITY, &CostModel::default(), 2),
+        Reach::Search {
+            horizon: Some(28),
+            ..
+        }
+    ));
+    // Oware reads tables: no search, measured or not.
+    let oware = TableKind {
+        game: Game::Oware {
+            rules: OwareRules::Awari,
+        },
+        pits: 4,
+    };
+    let p = plan_solve(
+        oware,
+        16,
+        None,
+        TableChoice::Auto,
+        None,
+        &m,
+        &CostModel::default(),
+    )
+    .unwrap();
+    assert_eq!((p.search_seconds, p.search_measured), (None, None));
+}
+
+#[test]
+fn a_search_beyond_the_measured_range_is_promised_no_time() {
+    let m = machine(BIG, RAM);
+    for capture in [Capture::Empty, Capture::Standard] {
+        let k = kalah(capture);
+        for choice in [
+            TableChoice::Auto,
+            TableChoice::Seeds(32),
+            TableChoice::Seeds(12),
+        ] {
+            let p = plan_solve(k, 72, None, choice, None, &m, &CostModel::default()).unwrap();
+            let text = p.describe();
+            assert_eq!((p.search_seconds, p.search_measured), (None, Some(false)));
+            assert!(!text.contains("search about"), "{text}");
+            assert!(
+                text.ends_with(
+                    "; no search time is promised: the search lies beyond the measured range of \
+                     the cost model (measured up to 60 seeds on 6 pits, with 24-seed tables)"
+                ),
+                "{text}"
+            );
+        }
+        // The planner still picks its tables by the model's figure, and says no total.
+        let p = plan_solve(
+            k,
+            72,
+            None,
+            TableChoice::Auto,
+            None,
+            &m,
+            &CostModel::default(),
+        )
+        .unwrap();
+        assert_eq!(p.horizon, Some(32), "{}", p.describe());
+        assert!(
+            p.reason
+                .starts_with("least estimated build + search time, the search's estimate"),
+            "{}",
+            p.reason
+        );
+        // No query searches it, whatever its limit.
+        let Reach::Beyond(why) = reach(k, 72, Some(32), f64::INFINITY, &CostModel::default(), 2)
+        else {
+            panic!("beyond the measured range");
+        };
+        assert!(
+            why.to_string().ends_with(
+                "and the search lies beyond the measured range of the cost model (measured up \
+                 to 60 seeds on 6 pits, with 24-seed tables): no time is promised"
+            ),
+            "{why}"
+        );
+    }
+}
