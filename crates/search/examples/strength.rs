@@ -11,7 +11,9 @@
 //! Modes, each over layers `0..=K` of the awari tables with 6 pits (played to the last seed,
 //! [`TableKind::engine`]):
 //! - `engine:S`: the [`Engine`] at `S` seconds a move, one thread, a 64 MiB hash table cleared
-//!   before each position;
+//!   before each position, the seed difference at its horizon;
+//! - `learned:S`: the same with an evaluation learned from layers `K-7..=K` (the tables the
+//!   modes are given, none of the layers judged): [`granary_search::engine::learned::fit`];
 //! - `estimate:D`: the move the tablebase chooses beyond its tables at depth `D`
 //!   (`Tablebase::choose` in the granary crate): each move worth its gain and the
 //!   [`Solver::estimate`] of the position it leads to at depth `D - 1`, the first best move
@@ -27,17 +29,26 @@
 //! the tables under `DIR` (its `oware-6-awari` folder, every layer of `LAYERS` present),
 //! `LAYERS` as `A..=B`, `A..B` or `A`.
 
+mod common;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
 use granary_rules::pits::COMPILED_PITS;
-use granary_rules::{Board, Game, OwareRules, Position, Rules, Side, exit_value};
-use granary_search::{Engine, Limits, Solver};
+use granary_rules::{Game, OwareRules, Position, Rules, Side};
+use granary_search::engine::learned::{SplitMix64, fit, training_set};
+use granary_search::{Engine, Evaluation, Limits, Solver};
 use granary_tables::probe::move_value;
 use granary_tables::{TableKind, TableSet};
 
 /// The engine's hash table, MiB.
 const HASH_MIB: usize = 64;
+
+/// The learned evaluation of `learned:S`: fitted on this many layers up to `K`, this many
+/// random boards a layer, with this ridge (as `scripts/fit-evaluation.sh` fits).
+const FITTED_LAYERS: u32 = 8;
+const FIT_PER_LAYER: usize = 20_000;
+const FIT_RIDGE: f64 = 1e-6;
 
 /// The seed of the positions (a layer's positions: this plus the layer).
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
@@ -48,8 +59,11 @@ const USAGE: &str = "strength DIR K LAYERS POSITIONS MODES... \
 /// How a move is chosen.
 #[derive(Clone, Copy, Debug)]
 enum Mode {
-    /// The engine at this many seconds a move.
+    /// The engine at this many seconds a move, with the seed difference.
     Engine(f64),
+    /// The engine at this many seconds a move, with the evaluation learned from layers
+    /// `K-7..=K` of the tables (the layers it is given).
+    Learned(f64, bool),
     /// The tablebase's estimate at this depth.
     Estimate(u32),
 }
@@ -58,6 +72,8 @@ impl Mode {
     fn parse(arg: &str) -> Mode {
         match arg.split_once(':') {
             Some(("engine", s)) => Mode::Engine(s.parse().expect("engine:SECONDS")),
+            Some(("learned", s)) => Mode::Learned(s.parse().expect("learned:SECONDS"), false),
+            Some(("quiet", s)) => Mode::Learned(s.parse().expect("quiet:SECONDS"), true),
             Some(("estimate", d)) => Mode::Estimate(d.parse().expect("estimate:DEPTH")),
             _ => panic!("a mode is engine:SECONDS or estimate:DEPTH, not {arg}"),
         }
@@ -66,6 +82,8 @@ impl Mode {
     fn name(self) -> String {
         match self {
             Mode::Engine(s) => format!("engine:{s}"),
+            Mode::Learned(s, false) => format!("learned:{s}"),
+            Mode::Learned(s, true) => format!("quiet:{s}"),
             Mode::Estimate(d) => format!("estimate:{d}"),
         }
     }
@@ -163,56 +181,14 @@ fn parse_layers(arg: &str) -> Vec<u32> {
     }
 }
 
-/// SplitMix64: a small, seeded random number generator.
-#[derive(Debug)]
-struct SplitMix64(u64);
-
-impl SplitMix64 {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `0..n`.
-    fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next()) * n as u128) >> 64) as usize
-    }
-}
-
-/// `seeds` seeds over the 12 pits, every spread equally likely (stars and bars: the 11 bars
-/// are a uniform choice of 11 of `seeds + 11` slots).
-fn random_pits(rng: &mut SplitMix64, seeds: u32) -> [u8; 2 * COMPILED_PITS] {
-    let bars_count = 2 * COMPILED_PITS - 1;
-    let slots = seeds as usize + bars_count;
-    let mut order: Vec<usize> = (0..slots).collect();
-    for i in 0..bars_count {
-        let j = i + rng.below(slots - i);
-        order.swap(i, j);
-    }
-    let mut bars = order[..bars_count].to_vec();
-    bars.sort_unstable();
-    let mut pits = [0u8; 2 * COMPILED_PITS];
-    let mut start = 0;
-    for (pit, &bar) in bars.iter().enumerate() {
-        pits[pit] = u8::try_from(bar - start).expect("a pit's seeds");
-        start = bar + 1;
-    }
-    pits[bars_count] = u8::try_from(slots - start).expect("a pit's seeds");
-    pits
-}
-
 /// `count` positions of `layer` seeds with a legal move, South to move, each move valued by the
 /// tables.
 fn samples<R: Rules>(rules: &R, set: &TableSet, layer: u32, count: usize) -> Vec<Sample> {
     let mut rng = SplitMix64(SEED.wrapping_add(u64::from(layer)));
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
-        let pits = random_pits(&mut rng, layer);
         let pos = Position {
-            board: Board::from_sides(&pits[..COMPILED_PITS], &pits[COMPILED_PITS..]),
+            board: rng.board(layer, COMPILED_PITS),
             stores: [0, 0],
             to_move: Side::South,
         };
@@ -241,9 +217,20 @@ fn play<R: Rules + Clone>(
     samples: &[Sample],
 ) -> Vec<Played> {
     match mode {
-        Mode::Engine(seconds) => {
-            let engine =
-                Engine::new(rules.clone(), Some((set, horizon)), HASH_MIB).expect("an engine");
+        Mode::Engine(seconds) | Mode::Learned(seconds, _) => {
+            let evaluation = if let Mode::Learned(_, quiet) = mode {
+                // Fitted on the layers the engine is given, none of those it is judged on.
+                let layers = horizon.saturating_sub(FITTED_LAYERS - 1)..=horizon;
+                let mut rng = SplitMix64(!SEED);
+                let samples = training_set(rules, set, layers, FIT_PER_LAYER, quiet, &mut rng)
+                    .expect("the tables of the layers");
+                Evaluation::Learned(fit(&samples, COMPILED_PITS, FIT_RIDGE))
+            } else {
+                Evaluation::SeedDifference
+            };
+            let engine = Engine::new(rules.clone(), Some((set, horizon)), HASH_MIB)
+                .expect("an engine")
+                .with_evaluation(evaluation);
             let limits = Limits::time(Duration::from_secs_f64(seconds));
             samples
                 .iter()
@@ -267,7 +254,7 @@ fn play<R: Rules + Clone>(
                 .iter()
                 .map(|s| {
                     let t = Instant::now();
-                    let lane = estimate_move(&solver, rules, &s.pos, depth);
+                    let lane = common::estimate_move(&solver, rules, &s.pos, depth);
                     let seconds = t.elapsed().as_secs_f64();
                     Played {
                         layer: s.layer,
@@ -279,28 +266,6 @@ fn play<R: Rules + Clone>(
                 .collect()
         }
     }
-}
-
-/// The move `Tablebase::choose` plays beyond the tables at `depth`: each legal move worth its
-/// gain and the estimate of its child at `depth - 1`; the first best (lowest lane).
-fn estimate_move<R: Rules>(solver: &Solver<'_, R>, rules: &R, pos: &Position, depth: u32) -> usize {
-    let mut nodes = 0;
-    let options: Vec<(usize, i32)> = rules
-        .legal_moves(pos)
-        .iter()
-        .map(|lane| {
-            let child = rules.play(pos, lane);
-            let (gain, again) = pos.move_gain(&child);
-            let v = solver.estimate(&child, depth.max(1) - 1, &mut nodes);
-            (lane, exit_value(gain, again, v))
-        })
-        .collect();
-    let value = options.iter().map(|&(_, v)| v).max().expect("a move");
-    options
-        .iter()
-        .find(|&&(_, v)| v == value)
-        .expect("a best move")
-        .0
 }
 
 /// One line: the positions, mean loss, share of best moves, median seconds and (engine) mean

@@ -30,7 +30,9 @@ pub mod solver;
 pub mod tt;
 
 pub use cancel::Cancel;
-pub use engine::{Analysis, Engine, Evaluate, Limits, Quiescence, SeedDifference, Settings};
+pub use engine::{
+    Analysis, Engine, Evaluate, Evaluation, Learned, Limits, Quiescence, SeedDifference, Settings,
+};
 pub use journal::{Contents, Journal, JournalError};
 pub use kalah::{Solve, kalah_solver};
 pub use solver::{JOB_DEPTH, Progress, Remote, Remoted, Solution, Solver, SolverError, job_margin};

@@ -62,14 +62,17 @@
 //!
 //! # Files
 //! One concept a file: this one holds the [`Engine`], its settings, limits and result;
-//! `evaluate.rs` the evaluation; `search.rs` the node search (alpha-beta, quiescence,
+//! `evaluate.rs` the evaluation; `learned.rs` an evaluation learned from the tables and its fit,
+//! `weights.rs` the fitted weights; `search.rs` the node search (alpha-beta, quiescence,
 //! repetition, budgets); `root.rs` iterative deepening, the root moves and the principal line;
 //! `table.rs` the hash table's entries (depth, bounds, best move).
 
 mod evaluate;
+pub mod learned;
 mod root;
 mod search;
 mod table;
+mod weights;
 
 use std::time::Duration;
 
@@ -80,6 +83,7 @@ use crate::cancel::Cancel;
 use crate::solver::{RootMove, Solver, SolverError};
 
 pub use evaluate::{Evaluate, SeedDifference};
+pub use learned::{Evaluation, Learned};
 use table::HashTable;
 
 /// The deepest search the engine runs, in plies (the hash table keeps depths below its mark of

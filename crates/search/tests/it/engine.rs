@@ -8,9 +8,11 @@ use std::cell::Cell;
 use granary_rules::{
     Board, Capture, Engine as GameRules, Game, OwareRules, Position, Rules, Side, Sweep,
 };
+use granary_search::engine::learned::{SplitMix64, error, fit, training_set};
 use granary_search::solver::Worth;
 use granary_search::{
-    Analysis, Cancel, Engine, Evaluate, Limits, Quiescence, SeedDifference, Settings, Solver,
+    Analysis, Cancel, Engine, Evaluate, Evaluation, Limits, Quiescence, SeedDifference, Settings,
+    Solver,
 };
 use granary_tables::TableSet;
 use granary_tables::probe::move_value;
@@ -126,15 +128,24 @@ fn exact_answers_above_the_engines_horizon_are_the_tables_values() {
             all_moves,
         };
         let (mut exact, mut total) = (0, 0);
-        for &(horizon, seeds) in cases {
+        // Exact leaves make an exact answer whatever the evaluation at the cut-off.
+        let evaluations = [Evaluation::SeedDifference, Evaluation::for_game(game, 6)];
+        for (&(horizon, seeds), evaluation) in cases
+            .iter()
+            .flat_map(|c| evaluations.iter().map(move |e| (c, e)))
+        {
             let engine = Engine::new(rules.clone(), Some((&set, horizon)), 16)
                 .unwrap()
-                .with_settings(settings);
+                .with_settings(settings)
+                .with_evaluation(evaluation);
             for (i, pos) in positions(seeds, 20, 0x9E37_79B9_7F4A_7C15 ^ u64::from(seeds))
                 .iter()
                 .enumerate()
             {
-                let what = format!("{name} K={horizon} {seeds} seeds #{i}");
+                let what = format!(
+                    "{name} K={horizon} {seeds} seeds #{i}, {}",
+                    evaluation.name()
+                );
                 let a = engine.analyse(pos, Limits::nodes(300_000));
                 check_legal(&rules, pos, &a, &what);
                 total += 1;
@@ -228,7 +239,14 @@ fn moves_and_lines_are_legal_in_every_variant() {
     for game in GAMES {
         let (_dir, set) = six_pit_tables(game, 8);
         let rules = rules_of(&set);
-        let engine = Engine::new(rules.clone(), Some((&set, 8)), 16).unwrap();
+        // The doors' evaluation: the learned one.
+        let engine = Engine::new(rules.clone(), Some((&set, 8)), 16)
+            .unwrap()
+            .with_evaluation(Evaluation::for_game(game, 6));
+        assert!(matches!(
+            Evaluation::for_game(game, 6),
+            Evaluation::Learned(_)
+        ));
         let name = set.kind().name();
         let mut all = vec![Position::start(6, 4), Position::start(6, 6)];
         for seeds in [9, 16, 30, 48] {
@@ -253,6 +271,40 @@ fn moves_and_lines_are_legal_in_every_variant() {
                 check_legal(&rules, &p, &a, &format!("{name} #{i} ply {ply}"));
                 let Some(best) = a.best else { break };
                 p = rules.play(&p, best);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_evaluation_fitted_on_the_tables_errs_less_than_the_seed_difference_above_them() {
+    for game in [KALAH_EMPTY, OWARE_AWARI] {
+        let (_dir, set) = six_pit_tables(game, 12);
+        let rules = rules_of(&set);
+        let name = set.kind().name();
+        // Fitted on layers 7..=10, measured on 11..=12: boards it never saw, of more seeds.
+        let train = training_set(&rules, &set, 7..=10, 2000, true, &mut SplitMix64(1)).unwrap();
+        let test = training_set(&rules, &set, 11..=12, 2000, true, &mut SplitMix64(2)).unwrap();
+        assert!(train.iter().all(|&(b, _)| (7..=10).contains(&b.seeds(6))));
+        let learned = fit(&train, 6, 1e-6);
+        let (seed_mae, _) = error(&SeedDifference, &test, 6);
+        let (learned_mae, _) = error(&learned, &test, 6);
+        assert!(
+            learned_mae < 0.9 * seed_mae,
+            "{name}: learned {learned_mae:.3}, seed difference {seed_mae:.3}"
+        );
+        // The values fitted on are the tables' own; for Kalah, which the solver searches,
+        // a few checked against a search without tables.
+        if let Game::Kalah { .. } = game {
+            let solver = Solver::new(rules.clone(), None, 1).unwrap();
+            for &(board, value) in train.iter().step_by(400) {
+                let pos = Position {
+                    board,
+                    stores: [0, 0],
+                    to_move: Side::South,
+                };
+                let solved = solver.solve(&pos, false).unwrap().value;
+                assert_eq!(solved, value, "{name}: {board:?}");
             }
         }
     }
