@@ -19,9 +19,8 @@ tmp=$(mktemp)
 trap 'rm -f "$tmp"' EXIT
 {
     echo "//! The learned evaluation's weights ([\`super::learned\`]), one constant per table kind, written"
-    echo "//! by \`scripts/fit-evaluation.sh $*\`; do not edit by hand."
-    echo
-    echo "use super::learned::FEATURES;"
+    echo "//! by \`scripts/fit-evaluation.sh OWARE_DIR KALAH_DIR $layers $per_layer\` over tables of each kind"
+    echo "//! that hold those layers; do not edit by hand."
     for spec in "$oware awari OWARE_6" "$kalah kalah-empty KALAH_6_EMPTY" "$kalah kalah-standard KALAH_6_STANDARD"; do
         read -r dir tables name <<<"$spec"
         echo

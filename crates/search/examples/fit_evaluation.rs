@@ -117,12 +117,11 @@ fn main() {
         layers.start(),
         layers.end()
     );
-    println!("pub(super) const {name}: [f64; FEATURES] = [");
+    println!("pub(super) const {name}: [f64; {FEATURES}] = [");
     for w in learned.weights {
         println!("    {w:.6},");
     }
     println!("];");
-    debug_assert_eq!(learned.weights.len(), FEATURES);
 }
 
 /// The 6-pit table kind named `awari`, `kalah-empty` or `kalah-standard`.
