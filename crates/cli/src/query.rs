@@ -3,7 +3,6 @@
 //! ([`granary::plan::reach`]); beyond that, the engine's estimate, labelled as one
 //! ([`granary::Tablebase::estimate`]).
 
-use granary::estimate::Bound;
 use granary::plan::Reach;
 use granary::{Estimate, PvEnd, Source};
 
@@ -87,14 +86,7 @@ fn estimated(e: &Estimate, why: &str) -> String {
             .collect::<Vec<_>>()
             .join(" ")
     };
-    let moves: Vec<String> = e
-        .moves
-        .iter()
-        .map(|m| match m.bound {
-            Bound::Estimate => format!("{}:~{:+}", m.pit, m.estimate),
-            Bound::AtMost => format!("{}:<={:+}", m.pit, m.estimate),
-        })
-        .collect();
+    let moves: Vec<String> = e.moves.iter().map(ToString::to_string).collect();
     let side = draw::side_title(e.to_move);
     format!(
         "{} {} (no exact value: {why})\n{side} to move, {} seeds on the board: {}\nmoves {}\n\

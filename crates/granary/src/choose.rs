@@ -3,32 +3,39 @@
 //!
 //! Where the one rule of what is answered ([`crate::plan::reach`]) answers the position, the
 //! moves are perfect: read from the tables, or proved best by an exact search over them within
-//! the caller's time limit. Elsewhere (Oware above its tables, whose positions repeat and are not
-//! searched exactly; a Kalah search estimated longer than the limit) the moves are the best of a
-//! search `depth` plies deep over the tables present, where a position the tables hold counts
-//! its exact value and a position cut off counts half the difference between the seeds on each
-//! side ([`granary_search::Solver::estimate`]): good play, not perfect, and [`Choice::perfect`]
-//! says so.
+//! the caller's time limit, and [`Choice::value`] is the position's exact value. Elsewhere
+//! (Oware above its tables, whose positions repeat and are not searched exactly; a Kalah search
+//! estimated longer than the limit or beyond the cost model's measured range) the move is the
+//! engine's ([`Tablebase::estimate_with`], within the caller's [`Budget`]): good play, not
+//! perfect. [`Choice::perfect`] says which; there `value` is `None` and
+//! [`Choice::estimate`] holds the engine's estimate, never written as a value.
 
+use granary_rules::Rules;
 use granary_rules::notation::format_position;
-use granary_rules::{Rules, exit_value};
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::estimate::{Budget, EstimatedValue};
 use crate::game::Mancala;
 use crate::plan::{Reach, default_hash_mib};
 use crate::tablebase::Tablebase;
 
 /// The moves to play in a position, best first as found.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Choice {
-    /// The pits (1 to m from the mover's first) of the best moves found.
+    /// The pits (1 to m from the mover's first) of the best moves found: every move proved
+    /// best, or the engine's one best move.
     pub best: Vec<usize>,
     /// The position after each of `best`, in the same order.
     pub after: Vec<String>,
-    /// The value of the position for the player to move: exact when `perfect`, else the
-    /// depth-limited estimate.
-    pub value: i32,
+    /// The exact value of the position for the player to move when `perfect`; `None` (in JSON
+    /// absent) for the engine's moves.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub value: Option<i32>,
+    /// The engine's estimate of the position, with its depth, time and nodes, for the engine's
+    /// moves (`source` `estimate`); `None` (in JSON absent) when `perfect`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub estimate: Option<EstimatedValue>,
     /// Whether the best moves are proved best (tables, or an exact search).
     pub perfect: bool,
     /// Where the moves come from.
@@ -43,7 +50,7 @@ pub enum ChoiceSource {
     Tables,
     /// An exact search over the tables present.
     Search,
-    /// The depth-limited search: good play, not perfect.
+    /// The engine's search over the tables present: good play, not perfect.
     Estimate,
 }
 
@@ -59,13 +66,14 @@ impl std::fmt::Display for ChoiceSource {
 
 impl Tablebase {
     /// The best moves of `game`'s position: perfect where [`Tablebase::reach`] with a limit of
-    /// `limit` seconds answers it (`f64::INFINITY`: every Kalah position is searched exactly),
-    /// else the best of a search `depth` plies deep (at least one) over the tables present. A
-    /// finished game has no move: `best` is empty.
+    /// `limit` seconds answers it (`f64::INFINITY`: every Kalah search within the cost model's
+    /// measured range), else the engine's best move over the tables present within `budget`
+    /// ([`Tablebase::estimate_with`]). A finished game has no move: `best` is empty.
     ///
     /// # Errors
-    /// Damaged tables, a saved cost model that cannot be read, a failed search.
-    pub fn choose(&self, game: &Mancala, limit: f64, depth: u32) -> Result<Choice, Error> {
+    /// Damaged tables, a saved cost model that cannot be read, a failed search, no memory for
+    /// the engine's hash table.
+    pub fn choose(&self, game: &Mancala, limit: f64, budget: Budget) -> Result<Choice, Error> {
         let kind = game.kind();
         let pos = &game.position;
         let rules = kind.engine();
@@ -80,7 +88,8 @@ impl Tablebase {
                 Ok(Choice {
                     after: after(&q.best),
                     best: q.best,
-                    value: q.value,
+                    value: Some(q.value),
+                    estimate: None,
                     perfect: true,
                     source: ChoiceSource::Tables,
                 })
@@ -97,42 +106,20 @@ impl Tablebase {
                 Ok(Choice {
                     after: after(&best),
                     best,
-                    value: s.value,
+                    value: Some(s.value),
+                    estimate: None,
                     perfect: true,
                     source: ChoiceSource::Search,
                 })
             }
             Reach::Beyond(_) => {
-                let present = self.complete_up_to(kind);
-                let set = self.tables(kind);
-                let solver =
-                    granary_search::Solver::new(rules.clone(), present.map(|p| (&*set, p)), 1)
-                        .map_err(crate::SolveError::from)?;
-                let mut nodes = 0;
-                let options: Vec<(usize, i32)> = rules
-                    .legal_moves(pos)
-                    .iter()
-                    .map(|lane| {
-                        let child = rules.play(pos, lane);
-                        let (gain, again) = pos.move_gain(&child);
-                        let v = solver.estimate(&child, depth.max(1) - 1, &mut nodes);
-                        (lane + 1, exit_value(gain, again, v))
-                    })
-                    .collect();
-                let value = match options.iter().map(|&(_, v)| v).max() {
-                    Some(v) => v,
-                    // No move: the game is over, and its value is the terminal one.
-                    None => solver.estimate(pos, 0, &mut nodes),
-                };
-                let best: Vec<usize> = options
-                    .iter()
-                    .filter(|&&(_, v)| v == value)
-                    .map(|&(pit, _)| pit)
-                    .collect();
+                let e = self.estimate_with(game, budget, None)?;
+                let best: Vec<usize> = e.best.into_iter().collect();
                 Ok(Choice {
                     after: after(&best),
                     best,
-                    value,
+                    value: None,
+                    estimate: Some(e.estimate),
                     perfect: false,
                     source: ChoiceSource::Estimate,
                 })

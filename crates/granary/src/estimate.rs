@@ -3,16 +3,22 @@
 //! ([`granary_search::Engine`]), exact at the leaves the tables hold, an evaluation where it
 //! stops. What is exact stays the one rule's ([`crate::plan::reach`]); an estimate is never a
 //! value: it has its own type, its own fields (`estimate`, never `value`) and its own words.
+//!
+//! [`Tablebase::query_or_estimate`] is the door a front end asks of any position: the exact
+//! answer where the rule gives one, else the engine's estimate with the reason there is no
+//! exact answer.
 
 use std::fmt;
 use std::time::Duration;
 
 use granary_rules::Rules;
 use granary_rules::notation::format_position;
-use serde::Serialize;
+use serde::{Serialize, Serializer};
 
 use crate::error::Error;
 use crate::game::Mancala;
+use crate::plan::{Beyond, Reach};
+use crate::query::Query;
 use crate::tablebase::Tablebase;
 
 /// The engine's hash table, MiB: ample for a search of seconds (millions of nodes a second,
@@ -21,6 +27,52 @@ const HASH_MIB: usize = 64;
 
 /// The time a move by default, in the doors that take one.
 pub const DEFAULT_TIME: Duration = Duration::from_secs(1);
+
+/// What the engine may spend on one estimate: wall-clock time, or a number of nodes (the same
+/// position and budget give the same move and estimate on every run). Depth 1 is completed
+/// whatever the budget, so a position with a legal move always gets one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Budget {
+    /// Wall-clock time.
+    Time(Duration),
+    /// Nodes searched: deterministic.
+    Nodes(u64),
+}
+
+impl Default for Budget {
+    /// [`DEFAULT_TIME`].
+    fn default() -> Self {
+        Budget::Time(DEFAULT_TIME)
+    }
+}
+
+impl Budget {
+    /// The engine's limits for this budget.
+    #[must_use]
+    pub fn limits(self) -> granary_search::Limits {
+        match self {
+            Budget::Time(time) => granary_search::Limits::time(time),
+            Budget::Nodes(nodes) => granary_search::Limits::nodes(nodes),
+        }
+    }
+}
+
+impl fmt::Display for Budget {
+    /// `1.0 s`, `0.05 s`, `20000 nodes`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Budget::Time(time) => {
+                let seconds = time.as_secs_f64();
+                if seconds.fract() == 0.0 {
+                    write!(f, "{seconds:.1} s")
+                } else {
+                    write!(f, "{seconds} s")
+                }
+            }
+            Budget::Nodes(nodes) => write!(f, "{nodes} nodes"),
+        }
+    }
+}
 
 /// An estimate of a position: the engine's best move and its estimated value, with what the
 /// search behind it was.
@@ -84,6 +136,45 @@ pub enum Bound {
     AtMost,
 }
 
+impl fmt::Display for EstimatedMove {
+    /// `3:~+2` for the move's estimate, `3:<=+1` for a bound.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = match self.bound {
+            Bound::Estimate => "~",
+            Bound::AtMost => "<=",
+        };
+        write!(f, "{}:{sign}{:+}", self.pit, self.estimate)
+    }
+}
+
+/// What a position gets from [`Tablebase::query_or_estimate`]: the exact answer, or the
+/// engine's estimate. In JSON the one object or the other: a [`Query`] (with `value`), or an
+/// [`Estimated`] (with `estimate` and `beyond`, never `value`).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum Answer {
+    /// Exact: from the tables, or an exact search over them.
+    Exact(Query),
+    /// Beyond the exact reach: the engine's estimate.
+    Estimated(Estimated),
+}
+
+/// The engine's estimate of a position beyond the exact reach, and why there is no exact
+/// answer.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Estimated {
+    #[serde(flatten)]
+    pub estimate: Estimate,
+    /// Why the position has no exact answer here, in a plain clause.
+    #[serde(serialize_with = "as_text")]
+    pub beyond: Beyond,
+}
+
+/// A value as its text.
+fn as_text<S: Serializer, T: fmt::Display>(value: &T, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(value)
+}
+
 impl fmt::Display for EstimatedValue {
     /// `estimate +3 (depth 18, 1.0 s; not proved)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -117,18 +208,34 @@ impl Tablebase {
         time: Duration,
         cancel: Option<&crate::Cancel>,
     ) -> Result<Estimate, Error> {
+        self.estimate_with(game, Budget::Time(time), cancel)
+    }
+
+    /// [`Tablebase::estimate`] within `budget`: time, or nodes for the same answer on every
+    /// run.
+    ///
+    /// # Errors
+    /// As [`Tablebase::estimate`].
+    pub fn estimate_with(
+        &self,
+        game: &Mancala,
+        budget: Budget,
+        cancel: Option<&crate::Cancel>,
+    ) -> Result<Estimate, Error> {
         let kind = game.kind();
         let present = self.complete_up_to(kind);
         let set = self.tables(kind);
         let rules = kind.engine();
+        // The evaluation learned from the tables where the project has fitted one.
         let mut engine =
             granary_search::Engine::new(rules.clone(), present.map(|p| (&*set, p)), HASH_MIB)
-                .map_err(crate::SolveError::from)?;
+                .map_err(crate::SolveError::from)?
+                .with_evaluation(granary_search::Evaluation::for_game(kind.game, kind.pits));
         if let Some(cancel) = cancel {
             engine.set_cancel(cancel.clone());
         }
         let pos = &game.position;
-        let a = engine.analyse(pos, granary_search::Limits::time(time));
+        let a = engine.analyse(pos, budget.limits());
         let moves = a
             .moves
             .iter()
@@ -161,5 +268,92 @@ impl Tablebase {
             pv: a.pv.iter().map(|lane| lane + 1).collect(),
             moves,
         })
+    }
+
+    /// `game`'s position answered as far as the one rule allows ([`crate::plan::reach`], with
+    /// searches estimated at up to `limit` seconds): exactly where it answers
+    /// ([`Tablebase::query_reached`]); beyond it, the engine's estimate within `budget`, or
+    /// (no budget) the query's error, which says why and what answers the position on this
+    /// machine.
+    ///
+    /// # Errors
+    /// As [`Tablebase::query_within`] (beyond the rule only without a budget) and
+    /// [`Tablebase::estimate`].
+    pub fn query_or_estimate(
+        &self,
+        game: &Mancala,
+        limit: f64,
+        budget: Option<Budget>,
+    ) -> Result<Answer, Error> {
+        match (self.reach(game, limit)?, budget) {
+            (Reach::Beyond(why), Some(budget)) => Ok(Answer::Estimated(Estimated {
+                estimate: self.estimate_with(game, budget, None)?,
+                beyond: why,
+            })),
+            (reach, _) => Ok(Answer::Exact(self.query_reached(game, reach)?)),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{GameName, Setup};
+
+    #[test]
+    fn budgets_and_moves_read_as_labelled() {
+        assert_eq!(Budget::default(), Budget::Time(DEFAULT_TIME));
+        assert_eq!(Budget::Time(Duration::from_secs(1)).to_string(), "1.0 s");
+        assert_eq!(
+            Budget::Time(Duration::from_millis(50)).to_string(),
+            "0.05 s"
+        );
+        assert_eq!(Budget::Nodes(20_000).to_string(), "20000 nodes");
+        let mv = |estimate, bound| EstimatedMove {
+            pit: 3,
+            estimate,
+            bound,
+        };
+        assert_eq!(mv(2, Bound::Estimate).to_string(), "3:~+2");
+        assert_eq!(mv(-1, Bound::AtMost).to_string(), "3:<=-1");
+    }
+
+    #[test]
+    fn exact_within_the_reach_and_an_estimate_beyond_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let tb = Tablebase::new(dir.path());
+        let setup = Setup {
+            pits: Some(4),
+            seeds: Some(2),
+            rules: Some("awari".into()),
+            ..Setup::default()
+        };
+        let start = setup.mancala(GameName::Oware, None).unwrap();
+        crate::build::build(&tb, start.kind(), 6, Some(2), None, &()).unwrap();
+        let inside = setup
+            .mancala(GameName::Oware, Some("2,0,1,1/0,1,0,1 5-5 S"))
+            .unwrap();
+        let nodes = Some(Budget::Nodes(5_000));
+        let Answer::Exact(q) = tb.query_or_estimate(&inside, 0.0, nodes).unwrap() else {
+            panic!("within the tables");
+        };
+        assert_eq!(q, tb.query(&inside).unwrap());
+        // 16 seeds over tables to 6: the engine's estimate, and why there is no value.
+        let Answer::Estimated(e) = tb.query_or_estimate(&start, 0.0, nodes).unwrap() else {
+            panic!("above the tables");
+        };
+        assert!(matches!(e.beyond, Beyond::Oware { seeds: 16, .. }));
+        assert!(e.estimate.best.is_some() && e.estimate.estimate.depth >= 1);
+        let json = serde_json::to_value(Answer::Estimated(e.clone())).unwrap();
+        assert!(json.get("value").is_none(), "{json}");
+        assert_eq!(json["beyond"], e.beyond.to_string());
+        assert_eq!(json["estimate"]["nodes"], e.estimate.estimate.nodes);
+        // No budget: the query's error, which says why.
+        let err = tb.query_or_estimate(&start, 0.0, None).unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("oware is answered from tables alone"),
+            "{err}"
+        );
     }
 }

@@ -16,8 +16,8 @@
 //! - [`calibrate`]: measuring the machine for the planner's cost model;
 //! - [`query`]: a position's value, every move's, a principal variation, from tables (or a
 //!   search over them, by the one rule of what is answered beyond them: [`plan::reach`]);
-//! - [`mod@choose`]: a move to play anywhere, perfect where that rule answers, else a
-//!   depth-limited search over the tables (and said to be so);
+//! - [`mod@choose`]: a move to play anywhere, perfect where that rule answers, else the
+//!   engine's move within a budget, labelled as an estimate;
 //! - [`outcome`]: how a value reads (final stores, win, draw or loss); [`mod@worth`]: what a
 //!   move is worth, exactly or at most a bound, never one written as the other; [`units`]:
 //!   sizes and durations in messages;

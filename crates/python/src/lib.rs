@@ -24,6 +24,7 @@ use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyValueError};
 use pyo3::prelude::*;
 
+use granary::estimate::Budget;
 use granary::game::GameMove;
 use granary::record::Tag;
 use granary::{Event, GameName, GameRecord, Mancala, Settings, Setup, TableChoice, Tablebase};
@@ -131,10 +132,36 @@ fn limit(search_seconds: Option<f64>) -> PyResult<f64> {
     }
 }
 
-/// Values from the tables in `directory`, or (Kalah) an exact search over them where the
-/// library's rule allows it within `search_seconds`: JSON of the library's `Query`.
+/// The longest time a move the engine is given, seconds.
+const MAX_TIME: f64 = 3600.0;
+
+/// The engine's budget from Python: `nodes` (at least 1) where given, else `time` seconds
+/// (more than 0 and at most [`MAX_TIME`]); `None` when neither is given or `time` is 0.
+fn budget(time: Option<f64>, nodes: Option<u64>) -> PyResult<Option<Budget>> {
+    match (nodes, time) {
+        (Some(0), _) => Err(PyValueError::new_err(
+            "nodes: the engine needs a budget of at least 1 node",
+        )),
+        (Some(n), _) => Ok(Some(Budget::Nodes(n))),
+        (None, None) => Ok(None),
+        (None, Some(0.0)) => Ok(None),
+        (None, Some(t)) if t > 0.0 && t <= MAX_TIME => {
+            Ok(Some(Budget::Time(std::time::Duration::from_secs_f64(t))))
+        }
+        (None, Some(t)) => Err(PyValueError::new_err(format!(
+            "time: {t} is not a time a move: give seconds, more than 0 and at most {MAX_TIME}"
+        ))),
+    }
+}
+
+/// What the tables in `directory` say of a position, or (Kalah) an exact search over them
+/// where the library's rule allows it within `search_seconds`: JSON of the library's `Query`.
+/// Beyond that rule, the engine's estimate within `time` seconds or `nodes` nodes, with why
+/// there is no exact answer (the library's `Estimated`: `estimate` and `beyond`, no `value`);
+/// with neither (or `time` 0), the library's error, which says why and what answers it.
 #[pyfunction]
-#[pyo3(signature = (directory, options, position, moves, search_seconds))]
+#[pyo3(signature = (directory, options, position, moves, search_seconds, time, nodes))]
+#[allow(clippy::too_many_arguments)]
 fn query(
     py: Python<'_>,
     directory: &str,
@@ -142,12 +169,15 @@ fn query(
     position: Option<&str>,
     moves: Vec<usize>,
     search_seconds: Option<f64>,
+    time: Option<f64>,
+    nodes: Option<u64>,
 ) -> PyResult<String> {
     let game = options.mancala(position, &moves)?;
     let limit = limit(search_seconds)?;
+    let budget = budget(time, nodes)?;
     let tablebase = Tablebase::new(directory);
     let answer = py
-        .detach(|| tablebase.query_within(&game, limit))
+        .detach(|| tablebase.query_or_estimate(&game, limit, budget))
         .map_err(raise)?;
     json(&answer)
 }
@@ -364,9 +394,11 @@ fn record_new(
 }
 
 /// The moves to play (perfect where the library's rule answers within `search_seconds`, else
-/// a `depth`-ply search over the tables): JSON of the library's `Choice`.
+/// the engine's move within `time` seconds, or `nodes` nodes where given): JSON of the
+/// library's `Choice`.
 #[pyfunction]
-#[pyo3(signature = (directory, options, position, moves, search_seconds, depth))]
+#[pyo3(signature = (directory, options, position, moves, search_seconds, time, nodes))]
+#[allow(clippy::too_many_arguments)]
 fn choose(
     py: Python<'_>,
     directory: &str,
@@ -374,13 +406,19 @@ fn choose(
     position: Option<&str>,
     moves: Vec<usize>,
     search_seconds: Option<f64>,
-    depth: u32,
+    time: f64,
+    nodes: Option<u64>,
 ) -> PyResult<String> {
     let game = options.mancala(position, &moves)?;
     let limit = limit(search_seconds)?;
+    let budget = budget(Some(time), nodes)?.ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "time: {time} is not a time a move: give seconds, more than 0 and at most {MAX_TIME}"
+        ))
+    })?;
     let tablebase = Tablebase::new(directory);
     let choice = py
-        .detach(|| tablebase.choose(&game, limit, depth))
+        .detach(|| tablebase.choose(&game, limit, budget))
         .map_err(raise)?;
     json(&choice)
 }
@@ -553,6 +591,10 @@ fn _granary(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add(
         "DEFAULT_SEARCH_SECONDS",
         granary::plan::DEFAULT_SEARCH_SECONDS,
+    )?;
+    m.add(
+        "DEFAULT_TIME",
+        granary::estimate::DEFAULT_TIME.as_secs_f64(),
     )?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;

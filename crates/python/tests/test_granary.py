@@ -386,7 +386,7 @@ def test_bad_input_raises_value_error(make):
 def test_missing_or_damaged_tables_raise_table_error(tmp_path, awari16):
     game = granary.Game.from_pits("oware", [1, 1, 1, 1, 1, 2], [4, 2, 3, 0, 0, 0], rules="awari")
     with pytest.raises(granary.TableError, match="granary build"):
-        granary.Tablebase(str(tmp_path)).query(game)
+        granary.Tablebase(str(tmp_path)).query(game, time=0)
     with pytest.raises(granary.TableError, match="no such table directory"):
         granary.Tablebase("/nonexistent")
     # A truncated layer file.
@@ -403,20 +403,82 @@ def test_missing_or_damaged_tables_raise_table_error(tmp_path, awari16):
 
 def test_beyond_the_tables_the_advice_fits_this_machine(tmp_path):
     tb = granary.Tablebase(str(tmp_path))
-    # The Kalah(6,4) start, no search allowed: the search that answers it, with its time.
+    # The Kalah(6,4) start, no search allowed and no estimate asked for: the search that
+    # answers it, with its time.
     with pytest.raises(granary.TableError) as caught:
-        tb.query(granary.Game("kalah"), search_seconds=0)
+        tb.query(granary.Game("kalah"), search_seconds=0, time=0)
     message = str(caught.value)
     assert "granary solve kalah" in message and " in all" in message, message
     assert "granary build" not in message, message
     # The Oware(6,4) start: no build that no disk holds.
     with pytest.raises(granary.TableError) as caught:
-        tb.query(granary.Game("oware", rules="awari"))
+        tb.query(granary.Game("oware", rules="awari"), time=None)
     message = str(caught.value)
     assert "oware is answered from tables alone" in message, message
     assert "--max-seeds 48" not in message and "more than this machine holds" in message, message
     with pytest.raises(ValueError, match="search_seconds"):
         tb.query(granary.Game("kalah"), search_seconds=-1)
+
+
+def test_beyond_the_exact_reach_a_query_is_the_engines_estimate_labelled(tmp_path, awari16):
+    tb = granary.Tablebase(awari16)
+    # Oware(6,4) awari from its start: 48 seeds over tables to 16.
+    game = granary.Game("oware", rules="awari")
+    answer = tb.query(game, nodes=20_000)
+    assert isinstance(answer, granary.Estimate), answer
+    assert not hasattr(answer, "value") and "value" not in answer.raw
+    assert "oware is answered from tables alone" in answer.beyond, answer.beyond
+    assert "go up to 16 seeds" in answer.beyond, answer.beyond
+    e = answer.estimate
+    assert e.nodes > 0 and e.depth >= 1 and abs(e.value) <= 48, e
+    assert str(e).startswith(f"estimate {e.value:+d} (depth {e.depth}, "), str(e)
+    assert answer.best in game.legal_moves() and answer.pv[0] == answer.best
+    assert sorted(m.pit for m in answer.moves) == game.legal_moves()
+    assert {m.bound for m in answer.moves} <= {"estimate", "at_most"}
+    assert (answer.position, answer.to_move, answer.seeds_on_board, answer.tables) == (
+        game.position, "south", 48, "oware-6-awari")
+    # A node budget: the same answer on every run.
+    again = tb.query(game, nodes=20_000)
+    assert (again.best, again.estimate.value, again.estimate.depth, again.estimate.nodes) == (
+        answer.best, e.value, e.depth, e.nodes)
+    # The same fields as the command's estimate (`granary query --time`), and why it is beyond.
+    cli = cli_json("query", "oware", "--rules", "awari", game.position, "--dir", awari16,
+                   "--time", "0.05")
+    assert set(answer.raw) == set(cli) | {"beyond"}, (answer.raw, cli)
+    # A Kalah position whose search is not allowed: estimated too, within a time.
+    kalah = tb.query(granary.Game("kalah"), search_seconds=0, time=0.05)
+    assert isinstance(kalah, granary.Estimate) and "would take about" in kalah.beyond
+    # Within the tables the answer is exact, unchanged.
+    inside = granary.Game.from_pits("oware", [1, 1, 1, 1, 1, 2], [4, 2, 3, 0, 0, 0],
+                                    rules="awari")
+    exact = tb.query(inside, nodes=20_000)
+    assert isinstance(exact, granary.Query) and exact == tb.query(inside, time=0)
+    for bad, match in [({"time": -1}, "time"), ({"time": 3601}, "time"), ({"nodes": 0}, "nodes"),
+                       ({"nodes": 1.5}, "nodes")]:
+        with pytest.raises(ValueError, match=match):
+            tb.query(game, **bad)
+
+
+def test_choose_plays_perfectly_within_reach_and_the_engines_move_beyond(tmp_path, awari16):
+    tb = granary.Tablebase(awari16)
+    game = granary.Game("oware", rules="awari")
+    above = tb.choose(game, nodes=20_000)
+    assert (above.perfect, above.source, above.value) == (False, "estimate", None)
+    assert above.estimate is not None and above.estimate.nodes > 0
+    assert len(above.best) == 1 and above.best[0] in game.legal_moves()
+    assert above.after == [game.play(above.best[0]).position]
+    again = tb.choose(game, nodes=20_000)
+    assert (again.best, again.estimate.value, again.estimate.depth) == (
+        above.best, above.estimate.value, above.estimate.depth)
+    inside = granary.Game.from_pits("oware", [1, 1, 1, 1, 1, 2], [4, 2, 3, 0, 0, 0],
+                                    rules="awari")
+    within = tb.choose(inside, nodes=20_000)
+    query = tb.query(inside)
+    assert (within.perfect, within.source, within.best, within.value, within.estimate) == (
+        True, "tables", query.best, query.value, None)
+    for bad, match in [({"time": 0}, "time"), ({"time": None}, "time"), ({"nodes": 0}, "nodes")]:
+        with pytest.raises(ValueError, match=match):
+            tb.choose(game, **bad)
 
 
 def test_reprs_and_catalogue():

@@ -191,9 +191,10 @@ def _prefixes(state):
 
 
 def _within_tables(tb, state) -> bool:
-    """Whether the tables answer the state's position (Kalah above them is not searched)."""
+    """Whether the tables answer the state's position (Kalah above them is not searched, and
+    no estimate is asked for)."""
     try:
-        tb.query(gos.from_state(state), search_seconds=0)
+        tb.query(gos.from_state(state), search_seconds=0, time=0)
     except granary.TableError:
         return False
     return True
@@ -430,7 +431,7 @@ def test_the_bot_searches_kalah_beyond_its_tables(tmp_path):
 
 def test_the_bot_plays_oware_beyond_its_tables_legally(tmp_path):
     game = pyspiel.load_game("oware", SMALL_OWARE[2])
-    bot = gos.GranaryBot(game, str(tmp_path), table_seeds=6, depth=2)
+    bot = gos.GranaryBot(game, str(tmp_path), table_seeds=6, nodes=2_000)
     state = game.new_initial_state()
     returns = pyspiel.evaluate_bots(state, [bot, _mcts(game, 7)], 7)
     assert sorted(returns) in ([-1.0, 1.0], [0.0, 0.0])
@@ -438,10 +439,12 @@ def test_the_bot_plays_oware_beyond_its_tables_legally(tmp_path):
 
 def test_the_bot_says_where_its_oware_play_is_not_perfect(tmp_path):
     game = pyspiel.load_game("oware", SMALL_OWARE[2])  # 18 seeds
-    bot = gos.GranaryBot(game, str(tmp_path), table_seeds=6, depth=3)
+    bot = gos.GranaryBot(game, str(tmp_path), table_seeds=6, nodes=5_000)
     start = gos.from_state(game.new_initial_state())
     above = bot.choice(start)
-    assert (above.perfect, above.source) == (False, "estimate")
+    assert (above.perfect, above.source, above.value) == (False, "estimate", None)
+    assert above.estimate is not None and 0 < above.estimate.nodes
+    assert "not proved" in str(above.estimate) or "every leaf exact" in str(above.estimate)
     assert above.best and set(above.best) <= set(start.legal_moves())
     # Within the tables: perfect, as the tables' query says.
     inside = granary.Game(
@@ -450,14 +453,16 @@ def test_the_bot_says_where_its_oware_play_is_not_perfect(tmp_path):
     within = bot.choice(inside)
     query = granary.Tablebase(str(tmp_path)).query(inside)
     assert (within.perfect, within.source, within.best) == (True, "tables", query.best)
-    assert within.value == query.value
+    assert (within.value, within.estimate) == (query.value, None)
 
 
 def test_bad_bot_settings_are_refused_in_words(tmp_path):
     game = pyspiel.load_game("mancala")
     with pytest.raises(ValueError, match="table_seeds"):
         gos.GranaryBot(game, str(tmp_path), table_seeds=-1)
-    with pytest.raises(ValueError, match="depth"):
-        gos.GranaryBot(game, str(tmp_path), depth=0)
+    with pytest.raises(ValueError, match="time"):
+        gos.GranaryBot(game, str(tmp_path), time=0)
+    with pytest.raises(ValueError, match="nodes"):
+        gos.GranaryBot(game, str(tmp_path), nodes=0)
     with pytest.raises(ValueError, match="no granary counterpart"):
         gos.GranaryBot(pyspiel.load_game("tic_tac_toe"), str(tmp_path))

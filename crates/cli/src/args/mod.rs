@@ -311,6 +311,14 @@ pub struct ReviewArgs {
     /// answered by neither is reported as beyond, with no value.
     #[arg(long, default_value_t = granary::plan::DEFAULT_SEARCH_SECONDS, value_parser = parse_seconds)]
     pub search_seconds: f64,
+    /// A ply beyond what is answered exactly gets the engine's estimates (of the position, of
+    /// the move played, and the estimated loss), searched for this many seconds a ply,
+    /// labelled as estimates and never marked (0: none; such a ply is beyond, with no number).
+    #[arg(long, default_value_t = granary::review::ESTIMATE_TIME.as_secs_f64(), value_parser = parse_seconds)]
+    pub time: f64,
+    /// The engine's budget a ply in nodes instead of --time: the same estimates on every run.
+    #[arg(long, conflicts_with = "time", value_parser = clap::value_parser!(u64).range(1..))]
+    pub nodes: Option<u64>,
     /// One JSON object instead of a table.
     #[arg(long)]
     pub json: bool,
@@ -399,7 +407,11 @@ pub struct PlayArgs {
     pub side: String,
     #[command(flatten)]
     pub tables: TableArgs,
-    /// Bao: the engine's thinking time a move, in seconds [default: 1].
+    /// The engine's time a move, in seconds, more than 0 and at most 3600 [default: 1]. Kalah
+    /// and Oware: for the positions beyond the exact reach (the tables present and the searches
+    /// over them the cost model expects within a minute), where granary plays the engine's
+    /// moves, labelled as estimates; it plays perfectly wherever the position is within that
+    /// reach. Bao: the engine's thinking time for every move.
     #[arg(long)]
     pub time: Option<f64>,
     #[command(flatten)]

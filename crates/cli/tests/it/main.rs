@@ -10,5 +10,6 @@ mod completions;
 mod compress;
 mod disk_full;
 mod journal;
+mod play;
 mod review;
 mod tables;

@@ -51,6 +51,9 @@ __all__ = [
     "Tablebase",
     "Query",
     "MoveValue",
+    "Estimate",
+    "EstimatedValue",
+    "EstimatedMove",
     "RootMove",
     "Solution",
     "Choice",
@@ -372,6 +375,72 @@ class Query:
 
 
 @_dataclass(frozen=True)
+class EstimatedValue:
+    """The engine's estimate of a position, never a proved value: ``value`` in net seeds on
+    the board for the player to move, from a search ``depth`` plies deep (captures searched on
+    past it) that took ``seconds`` and ``nodes``; ``every_leaf_exact`` whether every leaf of
+    that depth was a table value or a finished game (the search's own proof, not granary's rule
+    of what is exact: still an estimate). ``str()`` reads ``estimate +3 (depth 18, 1.0 s; not
+    proved)``."""
+
+    value: int
+    depth: int
+    seconds: float
+    nodes: int
+    every_leaf_exact: bool
+
+    def __str__(self) -> str:
+        proof = "every leaf exact" if self.every_leaf_exact else "not proved"
+        return f"estimate {self.value:+d} (depth {self.depth}, {self.seconds:.1f} s; {proof})"
+
+
+@_dataclass(frozen=True)
+class EstimatedMove:
+    """A legal move and the engine's estimate of it: ``estimate`` its estimated value when
+    ``bound`` is ``"estimate"``, or (``bound`` ``"at_most"``) the most the search proved it
+    worth (it cut the move off below the best)."""
+
+    pit: int
+    estimate: int
+    bound: str
+
+
+@_dataclass(frozen=True)
+class Estimate:
+    """The engine's estimate of a position beyond what granary answers exactly
+    (:meth:`Tablebase.query` with a ``time`` or ``nodes``): no ``value``, but ``estimate``
+    (:class:`EstimatedValue`, labelled as one), the engine's ``best`` move (``None`` when the
+    game is over), its line ``pv``, every move's estimate or bound (``moves``), and
+    ``beyond``: why the position has no exact answer here, in a plain clause."""
+
+    estimate: EstimatedValue
+    best: Optional[int]
+    pv: List[int]
+    moves: List[EstimatedMove]
+    beyond: str
+    position: str
+    to_move: str
+    seeds_on_board: int
+    tables: str
+    raw: dict = _field(repr=False, compare=False)
+
+    @classmethod
+    def _from(cls, d: dict) -> "Estimate":
+        return cls(
+            estimate=EstimatedValue(**d["estimate"]),
+            best=d["best"],
+            pv=list(d["pv"]),
+            moves=[EstimatedMove(m["move"], m["estimate"], m["bound"]) for m in d["moves"]],
+            beyond=d["beyond"],
+            position=d["position"],
+            to_move=d["to_move"],
+            seeds_on_board=d["seeds_on_board"],
+            tables=d["tables"],
+            raw=d,
+        )
+
+
+@_dataclass(frozen=True)
 class Solution:
     """An exact solve of a position."""
 
@@ -416,16 +485,31 @@ class Solution:
 @_dataclass(frozen=True)
 class Choice:
     """The moves to play in a position (:meth:`Tablebase.choose`): ``best`` the pits of the best
-    moves found and ``after`` the position each leads to; ``value`` the position's value for the
-    player to move; ``perfect`` whether they are proved best (``source`` ``tables`` or
-    ``search``) or only the best of a depth-limited search (``source`` ``estimate``: Oware
-    beyond its tables, or a Kalah search longer than the limit), which is not perfect play."""
+    moves found and ``after`` the position each leads to; ``perfect`` whether they are proved
+    best (``source`` ``tables`` or ``search``), with ``value`` the position's exact value for the
+    player to move; or the engine's one best move (``source`` ``estimate``: Oware beyond its
+    tables, or a Kalah search beyond the limit or the cost model's measured range), which is
+    not perfect play: ``value`` is then ``None`` and ``estimate`` (:class:`EstimatedValue`)
+    holds the engine's estimate, with its depth, seconds and nodes."""
 
     best: List[int]
     after: List[str]
-    value: int
+    value: Optional[int]
+    estimate: Optional[EstimatedValue]
     perfect: bool
     source: str
+
+    @classmethod
+    def _from(cls, d: dict) -> "Choice":
+        estimate = d.get("estimate")
+        return cls(
+            best=list(d["best"]),
+            after=list(d["after"]),
+            value=d.get("value"),
+            estimate=None if estimate is None else EstimatedValue(**estimate),
+            perfect=d["perfect"],
+            source=d["source"],
+        )
 
 
 @_dataclass(frozen=True)
@@ -716,22 +800,38 @@ class Tablebase:
         _granary.open_tablebase(self.directory, create)
 
     def query(
-        self, game: Game, *, search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS
-    ) -> Query:
+        self,
+        game: Game,
+        *,
+        search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS,
+        time: Optional[float] = _granary.DEFAULT_TIME,
+        nodes: Optional[int] = None,
+    ) -> Union[Query, Estimate]:
         """The position's value, every move's and a principal variation, from the tables; a
         Kalah position above them is searched exactly over them (``source`` ``search``) when the
         engine's cost model estimates the search at no more than ``search_seconds`` (the
-        engine's default, 60 s; ``None``: any search). Oware above its tables, or a longer
-        search, raises :class:`TableError` saying why and what answers it on this machine."""
+        engine's default, 60 s; ``None``: any search within the model's measured range).
+
+        Beyond that (Oware above its tables, a longer Kalah search, or one beyond the measured
+        range) there is no exact answer: the engine searches the position for ``time`` seconds
+        (default 1.0), or ``nodes`` nodes where given (the same answer on every run), and the
+        answer is an :class:`Estimate`, labelled as one (``estimate``, never ``value``), with
+        why it is beyond (``beyond``). ``time=0`` (or ``None``) with no ``nodes`` asks for no
+        estimate: such a position raises :class:`TableError` saying why and what answers it on
+        this machine."""
         game._kalah_or_oware()
-        d = _granary.query(
-            self.directory,
-            game._native(),
-            game.start,
-            game._pits_played(),
-            _seconds("search_seconds", search_seconds),
+        d = _json.loads(
+            _granary.query(
+                self.directory,
+                game._native(),
+                game.start,
+                game._pits_played(),
+                _seconds("search_seconds", search_seconds),
+                _seconds("time", time),
+                _whole("nodes", nodes, low=1, high=2**64 - 1),
+            )
         )
-        return Query._from(_json.loads(d))
+        return Estimate._from(d) if "beyond" in d else Query._from(d)
 
     def review(
         self,
@@ -798,23 +898,35 @@ class Tablebase:
         return Review._from(_json.loads(d))
 
     def choose(
-        self, game: Game, *, search_seconds: Optional[float] = None, depth: int = 8
+        self,
+        game: Game,
+        *,
+        search_seconds: Optional[float] = None,
+        time: float = _granary.DEFAULT_TIME,
+        nodes: Optional[int] = None,
     ) -> Choice:
         """The moves to play in the game's position: perfect where :meth:`query` answers it
-        (the tables, or a Kalah search within ``search_seconds``; ``None``: any search, so
-        every Kalah position is played perfectly); otherwise (Oware above its tables, or a
-        longer Kalah search) the best of a search ``depth`` plies deep over the tables present,
-        which is not perfect play (:attr:`Choice.perfect` false)."""
+        exactly (the tables, or a Kalah search within ``search_seconds``; ``None``: any search
+        within the cost model's measured range); otherwise (Oware above its tables, a Kalah
+        search beyond the limit or the measured range) the engine's best move over the tables
+        present, searched for ``time`` seconds a move (default 1.0), or ``nodes`` nodes where
+        given (the same move on every run), which is not perfect play
+        (:attr:`Choice.perfect` false, :attr:`Choice.value` ``None``, the engine's estimate in
+        :attr:`Choice.estimate`)."""
         game._kalah_or_oware()
+        seconds = _seconds("time", time)
+        if seconds is None:
+            raise ValueError("time must be a number of seconds, not None")
         d = _granary.choose(
             self.directory,
             game._native(),
             game.start,
             game._pits_played(),
             _seconds("search_seconds", search_seconds),
-            _whole("depth", depth, low=1, high=64),
+            seconds,
+            _whole("nodes", nodes, low=1, high=2**64 - 1),
         )
-        return Choice(**_json.loads(d))
+        return Choice._from(_json.loads(d))
 
     def values(self, game: str, positions, *, to_move=None, **options) -> Values:
         """The values of many Kalah or Oware positions of one game at once, from the tables

@@ -7,6 +7,7 @@ class TableError(Exception):
 
 __version__: str
 DEFAULT_SEARCH_SECONDS: float
+DEFAULT_TIME: float
 Options = dict  # {"game": str, "pits": int | None, "seeds": int | None, "rules": str | None, ...}
 Progress = Callable[[str, str], None]
 # A review's progress: (done, total, ply), the ply as JSON text.
@@ -16,12 +17,16 @@ ReviewProgress = Callable[[int, int, str], None]
 Labels = Tuple[bytes, bytes, Optional[Tuple[bytes, bytes]]]
 
 def show(options: Options, position: Optional[str], moves: List[str]) -> str: ...
+# JSON of a Query, or beyond the exact reach (with a time or nodes) of an estimate: the
+# engine's `estimate`, `best`, `pv`, `moves` and `beyond` (no `value`).
 def query(
     directory: str,
     options: Options,
     position: Optional[str],
     moves: List[int],
     search_seconds: Optional[float],
+    time: Optional[float],
+    nodes: Optional[int],
 ) -> str: ...
 def review(
     directory: str,
@@ -51,7 +56,8 @@ def choose(
     position: Optional[str],
     moves: List[int],
     search_seconds: Optional[float],
-    depth: int,
+    time: float,
+    nodes: Optional[int],
 ) -> str: ...
 def position_of_counts(
     options: Options, south: List[int], north: List[int], stores: Tuple[int, int], to_move: int

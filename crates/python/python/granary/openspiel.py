@@ -394,20 +394,23 @@ class GranaryBot(pyspiel.Bot):
     engine can give it, and said plainly where it cannot.
 
     The bot builds endgame tables of up to ``table_seeds`` seeds on the board in ``directory``
-    (made if missing) when it is made, then asks the engine for every move
+    (made if missing) when it is made, then asks granary for every move
     (:meth:`granary.Tablebase.choose`). Kalah (OpenSpiel's mancala) is played perfectly
     throughout: positions the tables hold are read from them, and the others are solved exactly
     by a search over them (unless ``search_seconds`` limits that search; see below).
 
     Oware is played perfectly only while the seeds on the board are within the tables. Above
-    them the engine does not search Oware exactly (its positions repeat), and the bot plays the
-    best move of a search ``depth`` plies deep over the tables, which is good play but **not
-    perfect play**: it can lose a position that perfect play would win. So give Oware the
-    tables its seeds need (``table_seeds`` = every seed of the game, the default when the game
-    has at most 24; otherwise 16, and play above 16 seeds is not perfect). ``search_seconds``
-    (``None``: no limit) caps the estimated time of a Kalah search; a Kalah position whose
-    search would take longer is then played like Oware above its tables, not perfectly.
-    ``threads`` is the threads of the table build; the searches for moves use every core.
+    them granary does not search Oware exactly (its positions repeat), and the bot plays the
+    engine's move: the best of a deep search over the tables for ``time`` seconds a move
+    (default 1.0), or ``nodes`` nodes where given (the same move on every run), which is good
+    play but **not perfect play**: it can lose a position that perfect play would win, and
+    :meth:`choice` says so (``perfect`` false, no ``value``, the engine's ``estimate``). So give
+    Oware the tables its seeds need (``table_seeds`` = every seed of the game, the default when
+    the game has at most 24; otherwise 16, and play above 16 seeds is not perfect).
+    ``search_seconds`` (``None``: no limit) caps the estimated time of a Kalah search; a Kalah
+    position whose search would take longer is then played like Oware above its tables, by the
+    engine. ``threads`` is the threads of the table build; the exact searches for moves use
+    every core, the engine one.
 
     For OpenSpiel's mancala (Kalah(6,4)) the default 16-seed tables build in about 20 s and
     the first moves, solved exactly, take about a minute each on two busy cores, later ones a
@@ -421,7 +424,8 @@ class GranaryBot(pyspiel.Bot):
         directory: str,
         *,
         table_seeds: Optional[int] = None,
-        depth: int = 8,
+        time: float = granary._granary.DEFAULT_TIME,
+        nodes: Optional[int] = None,
         search_seconds: Optional[float] = None,
         threads: Optional[int] = None,
     ) -> None:
@@ -433,11 +437,16 @@ class GranaryBot(pyspiel.Bot):
             table_seeds = total if total <= 24 else 16
         if not isinstance(table_seeds, int) or isinstance(table_seeds, bool) or table_seeds < 0:
             raise ValueError(f"table_seeds: a count of seeds, 0 or more, not {table_seeds!r}")
-        if not isinstance(depth, int) or isinstance(depth, bool) or depth < 1:
-            raise ValueError(f"depth: a number of plies, 1 or more, not {depth!r}")
+        if isinstance(time, bool) or not isinstance(time, (int, float)) or not 0 < time <= 3600:
+            raise ValueError(f"time: seconds a move, more than 0 and at most 3600, not {time!r}")
+        if nodes is not None and (
+            not isinstance(nodes, int) or isinstance(nodes, bool) or nodes < 1
+        ):
+            raise ValueError(f"nodes: a budget of nodes a move, 1 or more, not {nodes!r}")
         self._tablebase = granary.Tablebase(str(directory), create=True)
         self.table_seeds = min(table_seeds, total)
-        self.depth = depth
+        self.time = float(time)
+        self.nodes = nodes
         self.search_seconds = search_seconds
         self._threads = threads
         self._seen: set = set()
@@ -465,9 +474,11 @@ class GranaryBot(pyspiel.Bot):
     # --- granary ------------------------------------------------------------------------------
 
     def choice(self, game: granary.Game) -> granary.Choice:
-        """What the engine says to play in ``game`` (:meth:`granary.Tablebase.choose`), with
-        whether it is perfect play."""
-        return self._tablebase.choose(game, search_seconds=self.search_seconds, depth=self.depth)
+        """What granary says to play in ``game`` (:meth:`granary.Tablebase.choose`), with
+        whether it is perfect play (and, where it is not, the engine's estimate)."""
+        return self._tablebase.choose(
+            game, search_seconds=self.search_seconds, time=self.time, nodes=self.nodes
+        )
 
     def best_move(self, game: granary.Game) -> int:
         """The pit the bot plays in ``game`` (a granary game of its OpenSpiel game)."""
