@@ -16,8 +16,10 @@ use std::time::Instant;
 use granary_rules::pits::COMPILED_PITS;
 use granary_rules::{Board, Capture, Game, OwareRules, Sweep};
 use granary_search::SeedDifference;
-use granary_search::engine::learned::{FEATURES, SplitMix64, error, fit, training_set};
+use granary_search::engine::learned::{FEATURES, error, fit, training_set};
 use granary_tables::{TableKind, TableSet};
+use rand_core::SeedableRng;
+use rand_xoshiro::SplitMix64;
 
 /// The seeds of the random boards: fitted on, measured on.
 const FIT_SEED: u64 = 0x05EE_DF17;
@@ -62,7 +64,7 @@ fn main() {
         layers.clone(),
         per_layer,
         QUIET,
-        &mut SplitMix64(FIT_SEED),
+        &mut SplitMix64::seed_from_u64(FIT_SEED),
     )
     .expect("the tables of the layers");
     let test = training_set(
@@ -71,7 +73,7 @@ fn main() {
         test_layers.clone(),
         per_layer,
         QUIET,
-        &mut SplitMix64(TEST_SEED),
+        &mut SplitMix64::seed_from_u64(TEST_SEED),
     )
     .expect("the tables of the layers");
     let sampled = t.elapsed().as_secs_f64();

@@ -18,8 +18,10 @@ use std::time::Duration;
 
 use granary_rules::pits::COMPILED_PITS;
 use granary_rules::{Capture, Game, OwareRules, Record, Rules, Side, Status, Sweep, Variant};
-use granary_search::engine::learned::SplitMix64;
+use granary_search::engine::learned::below;
 use granary_search::{Engine, Evaluation, Limits, Solver};
+use rand_core::SeedableRng;
+use rand_xoshiro::SplitMix64;
 
 mod common;
 use granary_tables::{TableKind, TableSet};
@@ -94,7 +96,7 @@ fn main() {
         args[6]
     );
 
-    let mut rng = SplitMix64(SEED);
+    let mut rng = SplitMix64::seed_from_u64(SEED);
     let (mut wins, mut draws, mut losses, mut margin, mut games) = (0, 0, 0, 0i64, 0);
     for opening in 0..openings {
         // The opening: random legal plies from the start (none for the first).
@@ -104,7 +106,7 @@ fn main() {
             let moves = play.legal_moves(start.current());
             let lane = moves
                 .iter()
-                .nth(rng.below(moves.len() as usize))
+                .nth(below(&mut rng, moves.len() as usize))
                 .expect("a move");
             start.play(lane + 1).expect("a legal move");
         }

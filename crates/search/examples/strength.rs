@@ -12,8 +12,9 @@
 //! [`TableKind::engine`]):
 //! - `engine:S`: the [`Engine`] at `S` seconds a move, one thread, a 64 MiB hash table cleared
 //!   before each position, the seed difference at its horizon;
-//! - `learned:S`: the same with an evaluation learned from layers `K-7..=K` (the tables the
-//!   modes are given, none of the layers judged): [`granary_search::engine::learned::fit`];
+//! - `learned:S`: the same with an evaluation learned from quiet boards of layers `K-7..=K`
+//!   (the tables the modes are given, none of the layers judged), as the shipped weights are
+//!   fitted ([`granary_search::engine::learned::fit`]); `learned-all:S` fitted on all boards;
 //! - `estimate:D`: the move the tablebase chooses beyond its tables at depth `D`
 //!   (`Tablebase::choose` in the granary crate): each move worth its gain and the
 //!   [`Solver::estimate`] of the position it leads to at depth `D - 1`, the first best move
@@ -36,10 +37,12 @@ use std::time::{Duration, Instant};
 
 use granary_rules::pits::COMPILED_PITS;
 use granary_rules::{Game, OwareRules, Position, Rules, Side};
-use granary_search::engine::learned::{SplitMix64, fit, training_set};
+use granary_search::engine::learned::{fit, random_board, training_set};
 use granary_search::{Engine, Evaluation, Limits, Solver};
 use granary_tables::probe::move_value;
 use granary_tables::{TableKind, TableSet};
+use rand_core::SeedableRng;
+use rand_xoshiro::SplitMix64;
 
 /// The engine's hash table, MiB.
 const HASH_MIB: usize = 64;
@@ -62,7 +65,7 @@ enum Mode {
     /// The engine at this many seconds a move, with the seed difference.
     Engine(f64),
     /// The engine at this many seconds a move, with the evaluation learned from layers
-    /// `K-7..=K` of the tables (the layers it is given).
+    /// `K-7..=K` of the tables (the layers it is given): from quiet boards only if `true`.
     Learned(f64, bool),
     /// The tablebase's estimate at this depth.
     Estimate(u32),
@@ -72,8 +75,10 @@ impl Mode {
     fn parse(arg: &str) -> Mode {
         match arg.split_once(':') {
             Some(("engine", s)) => Mode::Engine(s.parse().expect("engine:SECONDS")),
-            Some(("learned", s)) => Mode::Learned(s.parse().expect("learned:SECONDS"), false),
-            Some(("quiet", s)) => Mode::Learned(s.parse().expect("quiet:SECONDS"), true),
+            Some(("learned", s)) => Mode::Learned(s.parse().expect("learned:SECONDS"), true),
+            Some(("learned-all", s)) => {
+                Mode::Learned(s.parse().expect("learned-all:SECONDS"), false)
+            }
             Some(("estimate", d)) => Mode::Estimate(d.parse().expect("estimate:DEPTH")),
             _ => panic!("a mode is engine:SECONDS or estimate:DEPTH, not {arg}"),
         }
@@ -82,8 +87,8 @@ impl Mode {
     fn name(self) -> String {
         match self {
             Mode::Engine(s) => format!("engine:{s}"),
-            Mode::Learned(s, false) => format!("learned:{s}"),
-            Mode::Learned(s, true) => format!("quiet:{s}"),
+            Mode::Learned(s, true) => format!("learned:{s}"),
+            Mode::Learned(s, false) => format!("learned-all:{s}"),
             Mode::Estimate(d) => format!("estimate:{d}"),
         }
     }
@@ -184,11 +189,11 @@ fn parse_layers(arg: &str) -> Vec<u32> {
 /// `count` positions of `layer` seeds with a legal move, South to move, each move valued by the
 /// tables.
 fn samples<R: Rules>(rules: &R, set: &TableSet, layer: u32, count: usize) -> Vec<Sample> {
-    let mut rng = SplitMix64(SEED.wrapping_add(u64::from(layer)));
+    let mut rng = SplitMix64::seed_from_u64(SEED.wrapping_add(u64::from(layer)));
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
         let pos = Position {
-            board: rng.board(layer, COMPILED_PITS),
+            board: random_board(&mut rng, layer, COMPILED_PITS),
             stores: [0, 0],
             to_move: Side::South,
         };
@@ -221,7 +226,7 @@ fn play<R: Rules + Clone>(
             let evaluation = if let Mode::Learned(_, quiet) = mode {
                 // Fitted on the layers the engine is given, none of those it is judged on.
                 let layers = horizon.saturating_sub(FITTED_LAYERS - 1)..=horizon;
-                let mut rng = SplitMix64(!SEED);
+                let mut rng = SplitMix64::seed_from_u64(!SEED);
                 let samples = training_set(rules, set, layers, FIT_PER_LAYER, quiet, &mut rng)
                     .expect("the tables of the layers");
                 Evaluation::Learned(fit(&samples, COMPILED_PITS, FIT_RIDGE))

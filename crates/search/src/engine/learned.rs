@@ -32,6 +32,7 @@ use granary_rules::{Board, Capture, Game, Position, Rules, Side};
 use granary_tables::TableSet;
 use granary_tables::error::TableError;
 use granary_tables::probe::position_value;
+use rand_core::RngCore;
 
 use super::evaluate::{Evaluate, SeedDifference};
 use super::weights;
@@ -140,50 +141,35 @@ impl Evaluate for Evaluation {
     }
 }
 
-/// SplitMix64: a small, seeded random number generator, so that samples are the same on
-/// every run.
-#[derive(Clone, Debug)]
-pub struct SplitMix64(pub u64);
+/// Uniform in `0..n`, from 64 random bits (the high part of their product with `n`).
+#[must_use]
+pub fn below(rng: &mut impl RngCore, n: usize) -> usize {
+    ((u128::from(rng.next_u64()) * n as u128) >> 64) as usize
+}
 
-impl SplitMix64 {
-    /// The next 64 random bits.
-    pub fn next_u64(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+/// A board of `seeds` seeds over `2 * pits` pits, every spread equally likely (stars and bars:
+/// the bars are a uniform choice of `2 * pits - 1` of `seeds + 2 * pits - 1` slots).
+///
+/// # Panics
+/// If `pits` is 0 or more than a board holds, or a pit would hold more than 255 seeds.
+pub fn random_board(rng: &mut impl RngCore, seeds: u32, pits: usize) -> Board {
+    let bars_count = 2 * pits - 1;
+    let slots = seeds as usize + bars_count;
+    let mut order: Vec<usize> = (0..slots).collect();
+    for i in 0..bars_count {
+        let j = i + below(rng, slots - i);
+        order.swap(i, j);
     }
-
-    /// Uniform in `0..n`.
-    pub fn below(&mut self, n: usize) -> usize {
-        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    let mut bars = order[..bars_count].to_vec();
+    bars.sort_unstable();
+    let mut lanes = vec![0u8; 2 * pits];
+    let mut start = 0;
+    for (pit, &bar) in bars.iter().enumerate() {
+        lanes[pit] = u8::try_from(bar - start).expect("a pit's seeds");
+        start = bar + 1;
     }
-
-    /// A board of `seeds` seeds over `2 * pits` pits, every spread equally likely (stars and
-    /// bars: the bars are a uniform choice of `2 * pits - 1` of `seeds + 2 * pits - 1` slots).
-    ///
-    /// # Panics
-    /// If `pits` is 0 or more than a board holds, or a pit would hold more than 255 seeds.
-    pub fn board(&mut self, seeds: u32, pits: usize) -> Board {
-        let bars_count = 2 * pits - 1;
-        let slots = seeds as usize + bars_count;
-        let mut order: Vec<usize> = (0..slots).collect();
-        for i in 0..bars_count {
-            let j = i + self.below(slots - i);
-            order.swap(i, j);
-        }
-        let mut bars = order[..bars_count].to_vec();
-        bars.sort_unstable();
-        let mut lanes = vec![0u8; 2 * pits];
-        let mut start = 0;
-        for (pit, &bar) in bars.iter().enumerate() {
-            lanes[pit] = u8::try_from(bar - start).expect("a pit's seeds");
-            start = bar + 1;
-        }
-        lanes[bars_count] = u8::try_from(slots - start).expect("a pit's seeds");
-        Board::from_sides(&lanes[..pits], &lanes[pits..])
-    }
+    lanes[bars_count] = u8::try_from(slots - start).expect("a pit's seeds");
+    Board::from_sides(&lanes[..pits], &lanes[pits..])
 }
 
 /// Whether the mover of `pos` has no move that captures (a move whose gain is more than the
@@ -199,7 +185,7 @@ pub fn quiet<R: Rules>(rules: &R, pos: &Position) -> bool {
     })
 }
 
-/// `per_layer` random boards of each layer of `layers` (uniform spreads from `rng`) with a
+/// `per_layer` random boards of each layer of `layers` ([`random_board`] from `rng`) with a
 /// legal move for South to move, and (`quiet_only`) no capture ([`quiet`]), each with its
 /// exact value from `tables` (every layer of `layers` present), by `rules` (the tables' own,
 /// [`granary_tables::TableKind::engine`]).
@@ -212,7 +198,7 @@ pub fn training_set<R: Rules>(
     layers: RangeInclusive<u32>,
     per_layer: usize,
     quiet_only: bool,
-    rng: &mut SplitMix64,
+    rng: &mut impl RngCore,
 ) -> Result<Vec<(Board, i32)>, TableError> {
     let pits = rules.pits();
     let mut out = Vec::with_capacity(per_layer * layers.clone().count());
@@ -220,7 +206,7 @@ pub fn training_set<R: Rules>(
         let mut found = 0;
         while found < per_layer {
             let pos = Position {
-                board: rng.board(layer, pits),
+                board: random_board(rng, layer, pits),
                 stores: [0, 0],
                 to_move: Side::South,
             };
@@ -321,6 +307,9 @@ pub fn error<E: Evaluate>(evaluate: &E, samples: &[(Board, i32)], pits: usize) -
 
 #[cfg(test)]
 mod tests {
+    use rand_core::SeedableRng;
+    use rand_xoshiro::SplitMix64;
+
     use super::*;
 
     #[test]
@@ -344,10 +333,10 @@ mod tests {
     fn a_fit_recovers_a_linear_function_and_the_seed_difference_is_one() {
         // Values that are exactly the seed difference (without its rounding): the fit finds
         // weights 1/2 and -1/2.
-        let mut rng = SplitMix64(7);
+        let mut rng = SplitMix64::seed_from_u64(7);
         let samples: Vec<(Board, i32)> = (0..2000)
             .map(|i| {
-                let board = rng.board(2 * (i % 10) + 2, 6);
+                let board = random_board(&mut rng, 2 * (i % 10) + 2, 6);
                 let v = (board.mover_seeds(6) as i32 - board.opponent_seeds(6) as i32) / 2;
                 (board, v)
             })
@@ -365,12 +354,12 @@ mod tests {
 
     #[test]
     fn random_boards_hold_their_seeds_and_repeat_from_a_seed() {
-        let mut a = SplitMix64(3);
-        let mut b = SplitMix64(3);
+        let mut a = SplitMix64::seed_from_u64(3);
+        let mut b = SplitMix64::seed_from_u64(3);
         for seeds in 0..40 {
-            let board = a.board(seeds, 6);
+            let board = random_board(&mut a, seeds, 6);
             assert_eq!(board.seeds(6), seeds);
-            assert_eq!(board, b.board(seeds, 6));
+            assert_eq!(board, random_board(&mut b, seeds, 6));
         }
     }
 }

@@ -8,7 +8,7 @@ use std::cell::Cell;
 use granary_rules::{
     Board, Capture, Engine as GameRules, Game, OwareRules, Position, Rules, Side, Sweep,
 };
-use granary_search::engine::learned::{SplitMix64, error, fit, training_set};
+use granary_search::engine::learned::{error, fit, training_set};
 use granary_search::solver::Worth;
 use granary_search::{
     Analysis, Cancel, Engine, Evaluate, Evaluation, Limits, Quiescence, SeedDifference, Settings,
@@ -16,6 +16,8 @@ use granary_search::{
 };
 use granary_tables::TableSet;
 use granary_tables::probe::move_value;
+use rand_core::SeedableRng;
+use rand_xoshiro::SplitMix64;
 
 use crate::common::six_pit_tables;
 
@@ -283,8 +285,24 @@ fn an_evaluation_fitted_on_the_tables_errs_less_than_the_seed_difference_above_t
         let rules = rules_of(&set);
         let name = set.kind().name();
         // Fitted on layers 7..=10, measured on 11..=12: boards it never saw, of more seeds.
-        let train = training_set(&rules, &set, 7..=10, 2000, true, &mut SplitMix64(1)).unwrap();
-        let test = training_set(&rules, &set, 11..=12, 2000, true, &mut SplitMix64(2)).unwrap();
+        let train = training_set(
+            &rules,
+            &set,
+            7..=10,
+            2000,
+            true,
+            &mut SplitMix64::seed_from_u64(1),
+        )
+        .unwrap();
+        let test = training_set(
+            &rules,
+            &set,
+            11..=12,
+            2000,
+            true,
+            &mut SplitMix64::seed_from_u64(2),
+        )
+        .unwrap();
         assert!(train.iter().all(|&(b, _)| (7..=10).contains(&b.seeds(6))));
         let learned = fit(&train, 6, 1e-6);
         let (seed_mae, _) = error(&SeedDifference, &test, 6);
