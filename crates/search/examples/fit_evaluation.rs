@@ -10,14 +10,17 @@
 //! constant for `crates/search/src/engine/weights.rs` (`scripts/fit-evaluation.sh` writes that
 //! file).
 
+// Each example uses a part of what the examples share.
+#[allow(dead_code)]
+mod common;
+
 use std::path::Path;
 use std::time::Instant;
 
-use granary_rules::pits::COMPILED_PITS;
-use granary_rules::{Board, Capture, Game, OwareRules, Sweep};
+use granary_rules::Board;
 use granary_search::SeedDifference;
 use granary_search::engine::learned::{FEATURES, error, fit, training_set};
-use granary_tables::{TableKind, TableSet};
+use granary_tables::TableSet;
 use rand_core::SeedableRng;
 use rand_xoshiro::SplitMix64;
 
@@ -39,7 +42,7 @@ fn main() {
         "usage: fit_evaluation DIR TABLES A..=B PER_LAYER [NAME]"
     );
     let dir = Path::new(&args[0]);
-    let kind = table_kind(&args[1]);
+    let kind = common::table_kind(&args[1]);
     let (a, b) = args[2].split_once("..=").expect("LAYERS: A..=B");
     let layers = a.parse::<u32>().expect("A")..=b.parse::<u32>().expect("B");
     let per_layer: usize = args[3].parse().expect("PER_LAYER: a number");
@@ -124,23 +127,4 @@ fn main() {
         println!("    {w:.6},");
     }
     println!("];");
-}
-
-/// The 6-pit table kind named `awari`, `kalah-empty` or `kalah-standard`.
-fn table_kind(name: &str) -> TableKind {
-    let game = match name {
-        "awari" => Game::Oware {
-            rules: OwareRules::Awari,
-        },
-        "kalah-empty" | "kalah-standard" => Game::Kalah {
-            capture: if name == "kalah-empty" {
-                Capture::Empty
-            } else {
-                Capture::Standard
-            },
-            sweep: Sweep::Owner,
-        },
-        _ => panic!("TABLES: awari, kalah-empty or kalah-standard, not {name}"),
-    };
-    TableKind::new(game, COMPILED_PITS).expect("6 pits")
 }

@@ -17,14 +17,14 @@
 use std::time::Duration;
 
 use granary_rules::pits::COMPILED_PITS;
-use granary_rules::{Capture, Game, OwareRules, Record, Rules, Side, Status, Sweep, Variant};
+use granary_rules::{Record, Rules, Side, Status, Variant};
 use granary_search::engine::learned::below;
 use granary_search::{Engine, Evaluation, Limits, Solver};
 use rand_core::SeedableRng;
 use rand_xoshiro::SplitMix64;
 
 mod common;
-use granary_tables::{TableKind, TableSet};
+use granary_tables::TableSet;
 
 /// Each engine's hash table, MiB.
 const HASH_MIB: usize = 64;
@@ -41,26 +41,10 @@ fn main() {
         args.len() == 7,
         "usage: selfplay GAME SEEDS DIR K SECONDS OPENINGS seed|estimate:D"
     );
-    let game = match args[0].as_str() {
-        "awari" => Game::Oware {
-            rules: OwareRules::Awari,
-        },
-        "abapa" => Game::Oware {
-            rules: OwareRules::Abapa,
-        },
-        "kalah-empty" => Game::Kalah {
-            capture: Capture::Empty,
-            sweep: Sweep::Owner,
-        },
-        "kalah-standard" => Game::Kalah {
-            capture: Capture::Standard,
-            sweep: Sweep::Owner,
-        },
-        other => panic!("GAME: awari, abapa, kalah-empty or kalah-standard, not {other}"),
-    };
+    let game = common::game(&args[0]);
     let seeds: u32 = args[1].parse().expect("SEEDS: a number");
     let variant = Variant::new(game, COMPILED_PITS, seeds).expect("a variant");
-    let kind = TableKind::new(game, COMPILED_PITS).expect("6 pits");
+    let kind = common::table_kind(&args[0]);
     let set = TableSet::new(std::path::Path::new(&args[2]), kind);
     let horizon: Option<u32> = (args[3] != "none").then(|| args[3].parse().expect("K"));
     let time = Duration::from_secs_f64(args[4].parse().expect("SECONDS"));

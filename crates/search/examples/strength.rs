@@ -1,15 +1,16 @@
-//! The engine's playing strength, judged by exact tables: in random positions of the layers
-//! `LAYERS`, each mode chooses a move over table layers `0..=K`, and the tables of every layer
-//! say what the choice lost.
+//! The engine's playing strength, judged by exact values: in random positions of the layers
+//! `LAYERS`, each mode chooses a move over table layers `0..=K`, and the exact values of the
+//! moves say what the choice lost.
 //!
 //! Positions: `POSITIONS` a layer, each with its layer's seeds spread uniformly over the 12 pits
 //! (stars and bars, a fixed seed: the same positions every run), South to move; a position
 //! without a legal move is drawn again. A move's loss is the best move's value less the chosen
-//! move's, in seeds, for the mover, both read from the tables
-//! ([`granary_tables::probe::move_value`]).
+//! move's, in seeds, for the mover: read from the tables where they hold every layer of
+//! `LAYERS` ([`granary_tables::probe::move_value`]), else (Kalah) from an exact search of every
+//! root move over all the tables present ([`Solver::solve`]).
 //!
-//! Modes, each over layers `0..=K` of the awari tables with 6 pits (played to the last seed,
-//! [`TableKind::engine`]):
+//! Modes, each over layers `0..=K` of the game's 6-pit tables (Oware played to the last seed,
+//! [`granary_tables::TableKind::engine`]):
 //! - `engine:S`: the [`Engine`] at `S` seconds a move, one thread, a 64 MiB hash table cleared
 //!   before each position, the seed difference at its horizon;
 //! - `learned:S`: the same with an evaluation learned from quiet boards of layers `K-7..=K`
@@ -25,10 +26,10 @@
 //! depth reached and the share of exact results. The engine's moves depend on the machine's
 //! speed; the estimate's do not.
 //!
-//! `cargo run -p granary-search --profile ci --example strength -- DIR K LAYERS POSITIONS
-//! MODES...`, e.g. `data/tables 16 17..=24 50 engine:0.1 engine:1 estimate:8 estimate:16`:
-//! the tables under `DIR` (its `oware-6-awari` folder, every layer of `LAYERS` present),
-//! `LAYERS` as `A..=B`, `A..B` or `A`.
+//! `cargo run -p granary-search --profile ci --example strength -- GAME DIR K LAYERS POSITIONS
+//! MODES...`, e.g. `awari data/tables 16 17..=24 50 engine:0.1 engine:1 estimate:8
+//! estimate:16`: GAME `awari`, `kalah-empty` or `kalah-standard`, its tables under `DIR`
+//! (Oware: every layer of `LAYERS` present), `LAYERS` as `A..=B`, `A..B` or `A`.
 
 mod common;
 
@@ -36,13 +37,17 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use granary_rules::pits::COMPILED_PITS;
-use granary_rules::{Game, OwareRules, Position, Rules, Side};
+use granary_rules::{Game, Position, Rules, Side};
 use granary_search::engine::learned::{fit, random_board, training_set};
+use granary_search::solver::Worth;
 use granary_search::{Engine, Evaluation, Limits, Solver};
 use granary_tables::probe::move_value;
-use granary_tables::{TableKind, TableSet};
+use granary_tables::TableSet;
 use rand_core::SeedableRng;
 use rand_xoshiro::SplitMix64;
+
+/// The hash table of the exact search that judges positions above the tables, MiB.
+const JUDGE_HASH_MIB: usize = 1024;
 
 /// The engine's hash table, MiB.
 const HASH_MIB: usize = 64;
@@ -56,8 +61,8 @@ const FIT_RIDGE: f64 = 1e-6;
 /// The seed of the positions (a layer's positions: this plus the layer).
 const SEED: u64 = 0x9E37_79B9_7F4A_7C15;
 
-const USAGE: &str = "strength DIR K LAYERS POSITIONS MODES... \
-                     (e.g. data/tables 16 17..=24 50 engine:0.1 estimate:8)";
+const USAGE: &str = "strength GAME DIR K LAYERS POSITIONS MODES... \
+                     (e.g. awari data/tables 16 17..=24 50 engine:0.1 estimate:8)";
 
 /// How a move is chosen.
 #[derive(Clone, Copy, Debug)]
@@ -126,20 +131,14 @@ struct Played {
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    assert!(args.len() >= 5, "usage: {USAGE}");
-    let dir = Path::new(&args[0]);
-    let horizon: u32 = args[1].parse().expect("K: a layer");
-    let layers = parse_layers(&args[2]);
-    let count: usize = args[3].parse().expect("POSITIONS: a number");
-    let modes: Vec<Mode> = args[4..].iter().map(|m| Mode::parse(m)).collect();
+    assert!(args.len() >= 6, "usage: {USAGE}");
+    let kind = common::table_kind(&args[0]);
+    let dir = Path::new(&args[1]);
+    let horizon: u32 = args[2].parse().expect("K: a layer");
+    let layers = parse_layers(&args[3]);
+    let count: usize = args[4].parse().expect("POSITIONS: a number");
+    let modes: Vec<Mode> = args[5..].iter().map(|m| Mode::parse(m)).collect();
 
-    let kind = TableKind::new(
-        Game::Oware {
-            rules: OwareRules::Awari,
-        },
-        COMPILED_PITS,
-    )
-    .expect("6 pits");
     let set = TableSet::new(dir, kind);
     let rules = kind.engine();
     println!(
@@ -147,16 +146,34 @@ fn main() {
          positions a layer",
         args.join(" "),
         set.dir().display(),
-        args[2],
+        args[3],
     );
 
     let judged = Instant::now();
+    // Positions above the tables present are judged by an exact search (Kalah only).
+    let top = set.complete_up_to();
+    let judge = layers
+        .iter()
+        .any(|&layer| top.is_none_or(|t| layer > t))
+        .then(|| {
+            assert!(
+                matches!(kind.game, Game::Kalah { .. }),
+                "Oware is judged by its tables: every layer of LAYERS present"
+            );
+            Solver::new(rules.clone(), top.map(|t| (&set, t)), JUDGE_HASH_MIB).expect("a solver")
+        });
+    if judge.is_some() {
+        println!(
+            "positions above layer {} judged by an exact search over the tables",
+            top.map_or_else(|| "none".to_owned(), |t| t.to_string())
+        );
+    }
     let samples: Vec<Sample> = layers
         .iter()
-        .flat_map(|&layer| samples(&rules, &set, layer, count))
+        .flat_map(|&layer| samples(&rules, &set, judge.as_ref(), layer, count))
         .collect();
     println!(
-        "{} positions judged by the tables in {:.1} s",
+        "{} positions judged in {:.1} s",
         samples.len(),
         judged.elapsed().as_secs_f64()
     );
@@ -187,8 +204,14 @@ fn parse_layers(arg: &str) -> Vec<u32> {
 }
 
 /// `count` positions of `layer` seeds with a legal move, South to move, each move valued by the
-/// tables.
-fn samples<R: Rules>(rules: &R, set: &TableSet, layer: u32, count: usize) -> Vec<Sample> {
+/// tables, or beyond them by `judge`'s exact search.
+fn samples<R: Rules>(
+    rules: &R,
+    set: &TableSet,
+    judge: Option<&Solver<'_, R>>,
+    layer: u32,
+    count: usize,
+) -> Vec<Sample> {
     let mut rng = SplitMix64::seed_from_u64(SEED.wrapping_add(u64::from(layer)));
     let mut out = Vec::with_capacity(count);
     while out.len() < count {
@@ -201,13 +224,29 @@ fn samples<R: Rules>(rules: &R, set: &TableSet, layer: u32, count: usize) -> Vec
         if legal.is_empty() {
             continue;
         }
-        let moves = legal
-            .iter()
-            .map(|lane| {
-                let value = move_value(set, rules, &pos, lane).expect("the tables of the layers");
-                (lane, value)
-            })
-            .collect();
+        let moves = match judge {
+            Some(solver) => {
+                let solution = solver.solve(&pos, true).expect("an exact search");
+                let mut moves: Vec<(usize, i32)> = solution
+                    .moves
+                    .iter()
+                    .map(|m| match m.worth {
+                        Worth::Exact(v) => (m.lane, v),
+                        Worth::AtMost(_) => panic!("every root move exact"),
+                    })
+                    .collect();
+                moves.sort_unstable();
+                moves
+            }
+            None => legal
+                .iter()
+                .map(|lane| {
+                    let value =
+                        move_value(set, rules, &pos, lane).expect("the tables of the layers");
+                    (lane, value)
+                })
+                .collect(),
+        };
         out.push(Sample { layer, pos, moves });
     }
     out
