@@ -1,12 +1,14 @@
 //! `granary review`: a game's moves against perfect play, a row a move and a summary a side
 //! ([`granary::Review`]); the game from the command line or a record (`--record`), and the
-//! review written back as a record (`--record-out`).
+//! review written back as a record (`--record-out`). A ply beyond the exact reach has the
+//! engine's estimates (`--time` a ply, or `--nodes`), written as estimates and never marked.
 
 use std::cell::{Cell, RefCell};
 use std::io::{IsTerminal, Read, Write};
 use std::path::Path;
 use std::time::Duration;
 
+use granary::estimate::Budget;
 use granary::game::{AnyGame, GameMove};
 use granary::review::{Ply, Review, Verdict, Watch};
 use granary::{Cancel, GameRecord, ReviewError};
@@ -59,14 +61,18 @@ pub fn run(args: &ReviewArgs) -> CliResult {
         }
     };
     let moves = record.game_moves();
+    let estimate = budget(args.time, args.nodes)?;
     let bar = (!args.json && std::io::stderr().is_terminal()).then(|| bar(moves.len()));
     let table = (!args.json && !to_stdout).then(|| header(tables(record.game()).as_deref()));
     let shown = Shown::new(std::io::stdout(), table, bar);
     on_interrupt(shown.cancel.clone())?;
-    let review =
-        args.dir
-            .tablebase()
-            .review_game(record.game(), &moves, args.search_seconds, &shown);
+    let review = args.dir.tablebase().review_game(
+        record.game(),
+        &moves,
+        args.search_seconds,
+        estimate,
+        &shown,
+    );
     let review = shown.finish(review)?;
     if let Some(path) = &args.record_out {
         let text = record.with_review(&review).to_string();
@@ -80,6 +86,20 @@ pub fn run(args: &ReviewArgs) -> CliResult {
         println!("{}", serde_json::to_string(&review)?);
     }
     shown.summary(&review)
+}
+
+/// The engine's budget a ply beyond the exact reach: `nodes` where given, else `time` seconds
+/// (0: none, such a ply has no number).
+fn budget(time: f64, nodes: Option<u64>) -> Result<Option<Budget>, CliError> {
+    if let Some(nodes) = nodes {
+        return Ok(Some(Budget::Nodes(nodes)));
+    }
+    if time == 0.0 {
+        return Ok(None);
+    }
+    Duration::try_from_secs_f64(time)
+        .map(|time| Some(Budget::Time(time)))
+        .map_err(|_| CliError::Failed(format!("--time {time}: too long a time a ply")))
 }
 
 /// On Ctrl-C (SIGINT), `cancel` is set: the review stops within a subtree of its search. A
@@ -291,7 +311,8 @@ fn header(tables: Option<&str>) -> String {
 }
 
 /// A ply's row: its values, `?` where it gave seeds away, `??` where it changed the result;
-/// `beyond` where it has no value.
+/// the engine's estimates in words where it has those instead (never marked); `beyond` where
+/// it has neither.
 fn row(ply: &Ply) -> String {
     let head = format!(
         "{:>3}  {:<5}  {:>4}",
@@ -315,17 +336,18 @@ fn row(ply: &Ply) -> String {
                 e.loss
             )
         }
+        Verdict::Estimated(e) => format!("{head}  {e}\n"),
         Verdict::Beyond { .. } => format!("{head}  beyond: no exact value\n"),
     }
 }
 
-/// The table's end: the reasons of the rows without a value, each once, and each side's
-/// summary.
+/// The table's end: the reasons of the rows without a value (estimated or not), each once, and
+/// each side's summary.
 fn summary(review: &Review) -> String {
     let mut reasons: Vec<&str> = Vec::new();
     for ply in &review.plies {
-        if let Verdict::Beyond { reason } = &ply.verdict
-            && !reasons.contains(&reason.as_str())
+        if let Some(reason) = ply.verdict.reason()
+            && !reasons.contains(&reason)
         {
             reasons.push(reason);
         }
@@ -415,13 +437,15 @@ mod tests {
     fn the_rows_printed_as_the_plies_come_and_the_summary_make_the_whole_table() {
         let (_dir, tablebase, game, moves) = kalah();
         let shown = shown(&game);
-        let review = tablebase.review_game(&game, &moves, 0.0, &shown);
+        let review = tablebase.review_game(&game, &moves, 0.0, None, &shown);
         let review = shown.finish(review).unwrap();
         let rows = printed_so_far(&shown);
         shown.summary(&review).unwrap();
         assert_eq!(
             review,
-            tablebase.review_game(&game, &moves, 0.0, &()).unwrap()
+            tablebase
+                .review_game(&game, &moves, 0.0, None, &())
+                .unwrap()
         );
         let text = printed(shown);
         assert_eq!(text, table(&review));
@@ -449,7 +473,7 @@ mod tests {
             shown: &shown,
             after: 1,
         };
-        let review = tablebase.review_game(&game, &moves, 0.0, &watch);
+        let review = tablebase.review_game(&game, &moves, 0.0, None, &watch);
         assert!(
             matches!(
                 review,
@@ -468,7 +492,11 @@ mod tests {
             "granary: review cancelled at ply 2: 1 of 8 plies reviewed"
         );
         assert_eq!(err.exit_code(), std::process::ExitCode::from(130));
-        let whole = table(&tablebase.review_game(&game, &moves, 0.0, &()).unwrap());
+        let whole = table(
+            &tablebase
+                .review_game(&game, &moves, 0.0, None, &())
+                .unwrap(),
+        );
         let first: String = whole.split_inclusive('\n').take(3).collect();
         assert_eq!(printed(shown), first);
     }
@@ -477,7 +505,7 @@ mod tests {
     fn a_row_that_cannot_be_printed_stops_the_review_with_the_write_error() {
         let (_dir, tablebase, game, moves) = kalah();
         let shown = Shown::new(Closed, Some(header(tables(&game).as_deref())), None);
-        let review = tablebase.review_game(&game, &moves, 0.0, &shown);
+        let review = tablebase.review_game(&game, &moves, 0.0, None, &shown);
         assert!(
             matches!(review, Err(ReviewError::Cancelled { ply: 2, .. })),
             "{review:?}"

@@ -175,6 +175,45 @@ fn as_text<S: Serializer, T: fmt::Display>(value: &T, serializer: S) -> Result<S
     serializer.collect_str(value)
 }
 
+/// The engine of every door for `kind`'s positions over layers `0..=K` of `tables` (`present`:
+/// `K`, none if no layer is complete), with `settings`, stopped by `cancel` (if given): a
+/// [`HASH_MIB`] hash table and the evaluation learned from the tables where the project has
+/// fitted one ([`granary_search::Evaluation::for_game`]).
+///
+/// # Errors
+/// A missing or bad layer, or no memory for the engine's hash table.
+pub(crate) fn engine<'t>(
+    kind: granary_tables::TableKind,
+    tables: &'t granary_tables::TableSet,
+    present: Option<u32>,
+    settings: granary_search::Settings,
+    cancel: Option<&crate::Cancel>,
+) -> Result<granary_search::Engine<'t, granary_rules::Engine, granary_search::Evaluation>, Error> {
+    let mut engine =
+        granary_search::Engine::new(kind.engine(), present.map(|k| (tables, k)), HASH_MIB)
+            .map_err(crate::SolveError::from)?
+            .with_evaluation(granary_search::Evaluation::for_game(kind.game, kind.pits))
+            .with_settings(settings);
+    if let Some(cancel) = cancel {
+        engine.set_cancel(cancel.clone());
+    }
+    Ok(engine)
+}
+
+impl EstimatedValue {
+    /// The estimate of an engine's analysis: its value, depth, time and nodes.
+    #[must_use]
+    pub fn of(a: &granary_search::Analysis) -> EstimatedValue {
+        EstimatedValue {
+            value: a.value,
+            depth: a.depth,
+            seconds: a.seconds,
+            nodes: a.nodes,
+            every_leaf_exact: a.exact,
+        }
+    }
+}
+
 impl fmt::Display for EstimatedValue {
     /// `estimate +3 (depth 18, 1.0 s; not proved)`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -226,14 +265,13 @@ impl Tablebase {
         let present = self.complete_up_to(kind);
         let set = self.tables(kind);
         let rules = kind.engine();
-        // The evaluation learned from the tables where the project has fitted one.
-        let mut engine =
-            granary_search::Engine::new(rules.clone(), present.map(|p| (&*set, p)), HASH_MIB)
-                .map_err(crate::SolveError::from)?
-                .with_evaluation(granary_search::Evaluation::for_game(kind.game, kind.pits));
-        if let Some(cancel) = cancel {
-            engine.set_cancel(cancel.clone());
-        }
+        let engine = engine(
+            kind,
+            &set,
+            present,
+            granary_search::Settings::default(),
+            cancel,
+        )?;
         let pos = &game.position;
         let a = engine.analyse(pos, budget.limits());
         let moves = a
@@ -257,13 +295,7 @@ impl Tablebase {
             position: format_position(pos, kind.pits),
             to_move: pos.to_move.name(),
             seeds_on_board: pos.board.seeds(rules.pits()),
-            estimate: EstimatedValue {
-                value: a.value,
-                depth: a.depth,
-                seconds: a.seconds,
-                nodes: a.nodes,
-                every_leaf_exact: a.exact,
-            },
+            estimate: EstimatedValue::of(&a),
             best: a.best.map(|lane| lane + 1),
             pv: a.pv.iter().map(|lane| lane + 1).collect(),
             moves,

@@ -251,11 +251,14 @@ fn record_error(err: granary::RecordError) -> PyErr {
 }
 
 /// `moves` (pits, or Bao's moves) played from `position` (or the start) reviewed against
-/// perfect play, each position answered as [`query`] answers it within `search_seconds`, each
-/// ply handed to `progress` as it is answered ([`reviewed`]): JSON of the library's
-/// `RecordReview` (the review, the game in full, the record written back).
+/// perfect play, each position answered as [`query`] answers it within `search_seconds`, a
+/// position beyond that estimated by the engine within `time` seconds or `nodes` nodes a ply
+/// (neither, or `time` 0: no estimate), each ply handed to `progress` as it is answered
+/// ([`reviewed`]): JSON of the library's `RecordReview` (the review, the game in full, the
+/// record written back).
 #[pyfunction]
-#[pyo3(signature = (directory, options, position, moves, search_seconds, progress))]
+#[pyo3(signature = (directory, options, position, moves, search_seconds, time, nodes, progress))]
+#[allow(clippy::too_many_arguments)]
 fn review(
     py: Python<'_>,
     directory: &str,
@@ -263,10 +266,13 @@ fn review(
     position: Option<&str>,
     moves: Vec<MoveArg>,
     search_seconds: Option<f64>,
+    time: Option<f64>,
+    nodes: Option<u64>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let record = options.record(position, moves, Vec::new(), Vec::new())?;
-    reviewed(py, directory, &record, search_seconds, progress)
+    let estimate = budget(time, nodes)?;
+    reviewed(py, directory, &record, search_seconds, estimate, progress)
 }
 
 /// A review's watch over Python: each ply, as it is answered, handed to a Python callable as
@@ -338,21 +344,23 @@ impl granary::Watch for PlyWatch {
     }
 }
 
-/// `record` reviewed over the tables in `directory` within `search_seconds`, each ply handed
-/// to `progress` ([`PlyWatch`]): JSON of the library's `RecordReview`. An exception the
-/// callable raises, or a pending signal's (`KeyboardInterrupt`), stops the review and is
-/// raised as it is.
+/// `record` reviewed over the tables in `directory` within `search_seconds`, the engine's
+/// estimates beyond within `estimate` a ply, each ply handed to `progress` ([`PlyWatch`]):
+/// JSON of the library's `RecordReview`. An exception the callable raises, or a pending
+/// signal's (`KeyboardInterrupt`), stops the review (the engine's search too) and is raised as
+/// it is.
 fn reviewed(
     py: Python<'_>,
     directory: &str,
     record: &GameRecord,
     search_seconds: Option<f64>,
+    estimate: Option<Budget>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let limit = limit(search_seconds)?;
     let tablebase = Tablebase::new(directory);
     let watch = PlyWatch::new(progress);
-    let answer = py.detach(|| tablebase.review_record(record, limit, &watch));
+    let answer = py.detach(|| tablebase.review_record(record, limit, estimate, &watch));
     if let Some(err) = watch.raised() {
         return Err(err);
     }
@@ -361,16 +369,19 @@ fn reviewed(
 
 /// The game record `text` reviewed as [`review`] reviews moves.
 #[pyfunction]
-#[pyo3(signature = (directory, text, search_seconds, progress))]
+#[pyo3(signature = (directory, text, search_seconds, time, nodes, progress))]
 fn review_record(
     py: Python<'_>,
     directory: &str,
     text: &str,
     search_seconds: Option<f64>,
+    time: Option<f64>,
+    nodes: Option<u64>,
     progress: Option<Py<PyAny>>,
 ) -> PyResult<String> {
     let record = GameRecord::read(text).map_err(record_error)?;
-    reviewed(py, directory, &record, search_seconds, progress)
+    let estimate = budget(time, nodes)?;
+    reviewed(py, directory, &record, search_seconds, estimate, progress)
 }
 
 /// The game record `text`, read and checked: JSON of the library's `GameRecord`.
@@ -596,6 +607,7 @@ fn _granary(m: &Bound<'_, PyModule>) -> PyResult<()> {
         "DEFAULT_TIME",
         granary::estimate::DEFAULT_TIME.as_secs_f64(),
     )?;
+    m.add("REVIEW_TIME", granary::review::ESTIMATE_TIME.as_secs_f64())?;
     m.add_function(wrap_pyfunction!(show, m)?)?;
     m.add_function(wrap_pyfunction!(query, m)?)?;
     m.add_function(wrap_pyfunction!(review, m)?)?;

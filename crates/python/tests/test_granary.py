@@ -228,6 +228,43 @@ def test_review_of_an_illegal_move_names_the_ply_and_the_move(tmp_path):
         tb.review("kalah", [1], colour="red")
 
 
+def test_a_review_beyond_the_tables_has_the_engines_estimates_labelled(awari16):
+    """Above the tables a ply has the engine's estimates in keys of their own (never `value`
+    or `loss`, never a mark), the same on every run within `nodes`, and what the command says;
+    with `time=0` it has none."""
+    tb = granary.Tablebase(awari16)
+    # 18 seeds over tables to 16; South's 6 takes North's two twos, leaving 14.
+    start = granary.Game.from_pits("oware", [2] * 6, [1] * 6, rules="awari").position
+    review = tb.review("oware", [6, 3], position=start, rules="awari", nodes=20_000)
+    first, second = review.plies
+    assert first["answer"] == "estimated" and "18 seeds" in first["reason"], first
+    for key in ("value", "played", "loss", "best", "result", "changed"):
+        assert key not in first, first
+    e = first["estimate"]
+    assert first["estimated_loss"] == e["value"] - first["estimate_played"] >= 0, first
+    assert e["depth"] >= 1 and e["nodes"] > 0 and first["estimated_best"], first
+    assert second["answer"] == "exact" and second["loss"] == second["value"] - second["played"]
+    south = review.sides[0]
+    assert (south["estimated"], south["estimated_lost"]) == (1, first["estimated_loss"])
+    assert "S6 {review: estimate: best " in review.record, review.record
+    assert "?" not in review.record.split("S6", 1)[1].split("{", 1)[0], review.record
+
+    def timeless(plies):
+        return [{**p, "estimate": {**p["estimate"], "seconds": 0}} if "estimate" in p else p
+                for p in plies]
+
+    again = tb.review("oware", [6, 3], position=start, rules="awari", nodes=20_000)
+    assert timeless(again.plies) == timeless(review.plies)
+    cli = cli_json("review", "oware", "--rules", "awari", "--position", start, "--moves", "6,3",
+                   "--dir", awari16, "--nodes", "20000")
+    assert timeless(cli["plies"]) == timeless(review.plies)
+    plain = tb.review("oware", [6, 3], position=start, rules="awari", time=0)
+    assert plain.plies[0]["answer"] == "beyond" and "estimate" not in plain.plies[0]
+    assert plain.plies[1] == second and plain.sides[0]["estimated"] == 0
+    with pytest.raises(ValueError, match="nodes"):
+        tb.review("oware", [6], position=start, rules="awari", nodes=0)
+
+
 def test_a_record_is_read_written_and_reviewed(tmp_path):
     """A record reads what it writes, names the line and column of a fault, and reviews as
     its moves do, the review written back into its comments; a bao game reviews without a

@@ -160,7 +160,7 @@ def test_without_openspiel_the_import_says_what_to_install(monkeypatch):
 # --- reviews ---------------------------------------------------------------------------
 
 # Kalah(6,4) tables to 12 seeds (a second to build): the review answers from there on, and
-# every position above them is `beyond` (no search: search_seconds 0). Oware(3,2) tables of
+# every position above them is `beyond` (no search: search_seconds 0; no estimate: time 0). Oware(3,2) tables of
 # all 12 seeds: every position answered.
 REVIEWED = [
     ("mancala", {}, 12),
@@ -236,7 +236,8 @@ def test_a_random_openspiel_game_is_reviewed_ply_for_ply(name, reviewed_tables):
             continue
         ends.add(gos.from_state(state).end)
         heard = []
-        review = gos.review(state, tb, search_seconds=0, progress=lambda *call: heard.append(call))
+        review = gos.review(state, tb, search_seconds=0, time=0,
+                            progress=lambda *call: heard.append(call))
         assert review.tables == KINDS[name]
         assert len(review.plies) == len(state.history())
         assert heard == [(i + 1, len(review.plies), p) for i, p in enumerate(review.plies)]
@@ -268,9 +269,10 @@ def test_perfect_play_in_openspiel_reviews_with_no_loss(name, reviewed_tables):
         assert lost is None and first is not None
         if name == "oware":
             assert first == 1  # the tables hold every seed: perfect play from the first move
-        review = gos.review(state, tb, search_seconds=0)
+        review = gos.review(state, tb, search_seconds=0, time=0)
         assert len(review.plies) == len(state.history())
-        # Before the tables answer (Kalah above them, not searched): no value, so no loss.
+        # Before the tables answer (Kalah above them, not searched nor estimated): no value,
+        # so no loss.
         assert all(p["answer"] == "beyond" for p in review.plies[: first - 1])
         played = review.plies[first - 1 :]
         assert played and all(p["answer"] == "exact" for p in played)
@@ -289,7 +291,7 @@ def test_a_move_played_to_lose_is_marked_with_its_loss(name, reviewed_tables):
             continue  # no answered position had a worse move
         ply, loss, value = lost
         assert loss > 0
-        review = gos.review(state, tb, search_seconds=0)
+        review = gos.review(state, tb, search_seconds=0, time=0)
         assert review.plies[ply - 1]["loss"] == loss
         assert review.plies[ply - 1]["played"] == value
         assert review.plies[ply - 1]["move"] not in review.plies[ply - 1]["best"]

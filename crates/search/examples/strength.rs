@@ -41,8 +41,8 @@ use granary_rules::{Game, Position, Rules, Side};
 use granary_search::engine::learned::{fit, random_board, training_set};
 use granary_search::solver::Worth;
 use granary_search::{Engine, Evaluation, Limits, Solver};
-use granary_tables::probe::move_value;
 use granary_tables::TableSet;
+use granary_tables::probe::move_value;
 use rand_core::SeedableRng;
 use rand_xoshiro::SplitMix64;
 

@@ -527,9 +527,12 @@ fn begin(
         // A pool of its own: a search waiting in a split of rayon's shared pool may steal and run
         // another job's subtree, and then outlive its own cancel by that subtree's length.
         let review = || {
-            shared
-                .tablebase
-                .review_record(&record, shared.solved.limit, &watcher)
+            shared.tablebase.review_record(
+                &record,
+                shared.solved.limit,
+                shared.review_estimate,
+                &watcher,
+            )
         };
         let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             match rayon::ThreadPoolBuilder::new()

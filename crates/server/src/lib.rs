@@ -86,6 +86,9 @@ pub struct Config {
     pub job_idle: Duration,
     /// Finished reviews kept for later requests.
     pub reviews_kept: usize,
+    /// The engine's budget a reviewed ply beyond what is answered exactly; `None`: such a ply
+    /// has no estimate, only its reason.
+    pub review_estimate: Option<granary::estimate::Budget>,
     /// Kalah(6)'s layers up to this many seeds, both capture rules, built in the background
     /// when serving begins where they are missing ([`prepare`]); `None`: nothing is built.
     pub prepare_seeds: Option<u32>,
@@ -95,8 +98,9 @@ impl Config {
     /// Defaults: 127.0.0.1:8080, one search a core, two small pieces of work a core, 1,024
     /// waiting in each queue, 10 s a request, searches estimated at up to 60 s, 4,096 searched
     /// answers kept, 32 jobs queued or running, cancelled after 60 s unasked about, 256
-    /// reviews kept, nothing built in the background (`granary serve` builds
-    /// [`prepare::REVIEW_SEEDS`]).
+    /// reviews kept, the engine's estimates of a reviewed ply beyond the exact reach in
+    /// [`granary::review::ESTIMATE_TIME`], nothing built in the background (`granary serve`
+    /// builds [`prepare::REVIEW_SEEDS`]).
     #[must_use]
     pub fn new(dir: PathBuf) -> Config {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
@@ -112,6 +116,9 @@ impl Config {
             max_jobs: 32,
             job_idle: Duration::from_secs(60),
             reviews_kept: 256,
+            review_estimate: Some(granary::estimate::Budget::Time(
+                granary::review::ESTIMATE_TIME,
+            )),
             prepare_seeds: None,
         }
     }
@@ -130,6 +137,8 @@ pub struct State {
     pub solved: search::Searches,
     /// Long answers (reviews) as jobs, and the reviews they finished.
     pub jobs: jobs::Jobs,
+    /// The engine's budget a reviewed ply beyond what is answered exactly.
+    pub review_estimate: Option<granary::estimate::Budget>,
     /// The tables built in the background for reviews, and how far.
     pub preparing: prepare::Preparation,
     /// What a proof search proves of each Bao rule set's start (`None` if nothing).
@@ -159,6 +168,7 @@ pub fn state(config: &Config) -> Arc<State> {
             },
             config.reviews_kept,
         ),
+        review_estimate: config.review_estimate,
         preparing: prepare::Preparation::default(),
         start_proofs: std::sync::Mutex::new(std::collections::HashMap::new()),
     })

@@ -7,7 +7,10 @@
 //! The answer is the review with `setup` (the game in full: every option, the start, the moves)
 //! and `record` (the game as a record, the review in its comments). Each position is answered
 //! as query answers it: from the tables, or (Kalah) searched where the cost model expects at
-//! most the server's search limit; a ply beyond that is `beyond`, with its reason.
+//! most the server's search limit; a ply beyond that is `estimated`, with the engine's
+//! estimates ([`crate::Config::review_estimate`] a ply) in fields of their own (`estimate`,
+//! `estimated_best`, `estimate_played`, `estimated_loss`; never `value` or `loss`, never
+//! marked) and its reason, or with no estimate `beyond`, with its reason.
 //!
 //! - 200 with the review: reviewed before (kept), or done within the request limit;
 //! - 202 with `Location: /api/v1/jobs/{id}` and the job's report: still running (at once, with
@@ -58,8 +61,13 @@ pub fn routes() -> Vec<Route> {
                 id: "review",
                 summary: "A game reviewed move by move against perfect play.",
                 description: "Each position of the game answered as `query` answers it; a ply \
-                              whose position is beyond what the server answers is `beyond`, \
-                              with its reason, never a number. At most 1,000 moves, in a body \
+                              whose position is beyond what the server answers exactly is \
+                              `estimated`: the engine's estimates of the position and of the \
+                              move played (`estimate`, `estimated_best`, `estimate_played`, \
+                              `estimated_loss`; never `value` or `loss`, and never marked), \
+                              searched for a fraction of a second a ply, with its `reason` \
+                              (`beyond`, with its reason and no number, where the server gives \
+                              no estimates; every ply of Bao). At most 1,000 moves, in a body \
                               of at most 64 KiB. The review runs as a job: the answer is 200 \
                               with the review when it is kept from an earlier review or done \
                               within the request limit, else 202 with the job's report and \
@@ -98,12 +106,14 @@ async fn review(
         let pool = pool_of(&state, &record);
         crate::jobs::launch(&state, Arc::clone(&job), record, pool);
     }
-    let report = if at_once {
-        job.report()
-    } else {
-        job.finished_by(tokio::time::Instant::now() + state.timeout)
-            .await
-    };
+    if at_once {
+        // 202 whatever the job's state by now: a review not kept before the request is a job
+        // when asked at once, however fast it runs.
+        return Ok(ReviewAnswer::Running(job.report()));
+    }
+    let report = job
+        .finished_by(tokio::time::Instant::now() + state.timeout)
+        .await;
     match (report.state, report.result.clone()) {
         (JobState::Done, Some(JobResult::Review(review))) => Ok(ReviewAnswer::Done(review)),
         (JobState::Failed, _) => Err(ApiError::new(
@@ -301,13 +311,15 @@ impl aide::OperationInput for ReviewBody {
 
 /// Where a review of `record` runs: a game whose start reads the tables reads them at every
 /// ply (seeds on the board never grow), small work; a Kalah game that starts above its tables
-/// may search, among the searches.
+/// may search, and a game that starts beyond the exact reach is estimated by the engine, among
+/// the searches.
 fn pool_of(state: &State, record: &GameRecord) -> PoolOf {
     match record.game() {
         AnyGame::Mancala(mancala) => {
             let present = state.tablebase.complete_up_to(mancala.kind());
             match state.solved.reach(mancala, present) {
                 Reach::Tables => PoolOf::Small,
+                Reach::Beyond(_) if state.review_estimate.is_some() => PoolOf::Searches,
                 _ if record.game().name() == GameName::Kalah => PoolOf::Searches,
                 _ => PoolOf::Small,
             }

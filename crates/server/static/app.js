@@ -9,12 +9,22 @@
 // proven result where there is one. The board and the legal moves are drawn at once (from
 // `show`, data-board="1", data-position the position drawn); the values (or the engine's
 // evaluations) follow when the server has them (data-ready="1"). The review pane is review.js's.
+//
+// Granary plays a side against the person (Kalah and Oware, "granary plays"): when that side is
+// to move after a move, a new game or the choice itself, it plays a best move where the server
+// answers exactly (perfect play, said so), else the engine's best (its estimate, labelled),
+// searched for the page's engine time a move (`ms`). After an undo or the back button it waits
+// ("granary moves" plays for the side to move now). Test hooks: #granary-said's data-count
+// (granary's moves so far), data-move (its last), data-perfect ("1" perfect, "0" an estimate)
+// and data-error ("1" when it could not move); the page is not data-ready while granary is
+// about to move.
 "use strict";
 
 const $ = (id) => document.getElementById(id);
 let catalogue = null;
 let current = null; // what is drawn: {game, shown, answer, hint, list, moves}
 let generation = 0; // bumped by every render; a stale render stops
+let granaryAsked = false; // granary was asked to move while a render ran: it moves at its end
 
 /** The options an address carries besides the game and its start. */
 const OPTIONS = ["rules", "pits", "seeds", "sweep", "nyumba", "takasia", "tax"];
@@ -118,6 +128,17 @@ function status(text, error) {
   $("status").className = error ? "error" : "";
 }
 
+/** The search behind an engine's estimate, in words: "depth 14, 1.0 s; not proved". */
+function searchWords(e) {
+  return `depth ${e.depth}, ${e.seconds.toFixed(1)} s; ${e.every_leaf_exact ? "every leaf exact" : "not proved"}`;
+}
+
+/** The engine's time a move from the page's control, ms: 1 to 5000, 1000 when not a number. */
+function engineMs() {
+  const ms = Math.round(Number($("ms").value));
+  return Number.isFinite(ms) && ms > 0 ? Math.min(ms, 5000) : 1000;
+}
+
 function signed(x) {
   return (x > 0 ? "+" : x < 0 ? "−" : "±") + Math.abs(x);
 }
@@ -219,6 +240,7 @@ async function renderTwoRow(p, moves, gen) {
   if (!shown.over) {
     const q = new URLSearchParams(p);
     q.set("position", shown.position);
+    q.set("ms", String(engineMs()));
     try {
       answer = await queryWithPatience(q, gen);
     } catch (e) {
@@ -238,9 +260,8 @@ function drawEstimate(shown, found, last, moves) {
   const drawn = drawTwoRow(shown, null, null, last, moves);
   const e = found.estimate;
   const mover = shown.to_move;
-  const proof = e.every_leaf_exact ? "every leaf exact" : "not proved";
   $("verdict").textContent = `No exact value here (${found.beyond}). The engine's estimate: ` +
-    `${signed(e.value)} for ${mover} (depth ${e.depth}, ${e.seconds.toFixed(1)} s; ${proof}).`;
+    `${signed(e.value)} for ${mover} (${searchWords(e)}).`;
   const letter = mover === "south" ? "S" : "N";
   const list = [...found.moves].sort((a, b) =>
     (b.move === found.best) - (a.move === found.best) || b.estimate - a.estimate || a.move - b.move);
@@ -479,7 +500,8 @@ async function fallBack(gen) {
   return false;
 }
 
-async function render() {
+/** Draws what the address says; with `auto`, granary then plays if its side is to move. */
+async function render(auto) {
   const gen = ++generation;
   const p = gameParams();
   const moves = movesOf(params());
@@ -519,14 +541,69 @@ async function render() {
     // The box shows the position drawn, unless the person is typing or has typed since.
     const untouched = document.activeElement !== input && input.value === typed;
     if (untouched && current && current.shown) input.value = current.shown.position;
+    const asked = granaryAsked;
+    granaryAsked = false;
+    if ((auto || asked) && granaryToMove()) {
+      await granaryMove();
+      return;
+    }
     document.body.dataset.ready = "1";
   }
 }
 
-/** Shows the game's position after `moves` from its start: a new history entry. */
+/** Whether granary's side ("granary plays") is to move in the position drawn. */
+function granaryToMove() {
+  return Boolean(current && current.game !== "bao" && current.shown && !current.shown.over &&
+    $("plays").value === current.shown.to_move);
+}
+
+/** Says what granary played, or why it could not move. */
+function granarySaid(text, move, perfect) {
+  const said = $("granary-said");
+  said.textContent = text;
+  said.dataset.error = move === null ? "1" : "0";
+  if (move !== null) {
+    said.dataset.count = String(Number(said.dataset.count || 0) + 1);
+    said.dataset.move = move;
+    said.dataset.perfect = perfect ? "1" : "0";
+  }
+}
+
+/** Granary plays the side to move in the position drawn: a best move of the exact answer
+ * (perfect play), else the engine's best (an estimate, labelled as one). */
+async function granaryMove() {
+  const drawn = current;
+  if (!drawn || drawn.game === "bao" || !drawn.shown || drawn.shown.over) {
+    document.body.dataset.ready = "1";
+    return;
+  }
+  const mover = drawn.shown.to_move;
+  const name = (pit) => (mover === "south" ? "S" : "N") + pit;
+  const answer = drawn.answer;
+  if (answer && answer.best && answer.best.length) {
+    const move = String(answer.best[0]);
+    const [fs, fn] = answer.final;
+    granarySaid(`granary plays ${name(move)}: perfect play (${answer.result} for ${mover}, final ` +
+      `score South ${fs} – North ${fn}; ${answer.source === "search" ? "searched beyond the tables" : "from the tables"}).`,
+    move, true);
+    await play(move);
+  } else if (drawn.estimate && drawn.estimate.best) {
+    const e = drawn.estimate;
+    const move = String(e.best);
+    granarySaid(`granary plays ${name(move)}: estimate ${signed(e.estimate.value)} for ${mover} ` +
+      `(${searchWords(e.estimate)}); no exact value here (${e.beyond}).`, move, false);
+    await play(move);
+  } else {
+    granarySaid(`granary cannot move here: ${$("status").textContent}`, null, false);
+    document.body.dataset.ready = "1";
+  }
+}
+
+/** Shows the game's position after `moves` from its start: a new history entry; granary then
+ * plays if its side is to move. */
 function goMoves(moves) {
   setParams(withMoves(params(), moves), true);
-  return render();
+  return render(true);
 }
 
 /** Plays `move` (a pit, or a Bao move written out) where the page stands. */
@@ -575,7 +652,8 @@ function newGame() {
   }
   setParams(p, true);
   $("note").textContent = "";
-  return render();
+  $("granary-said").textContent = "";
+  return render(true);
 }
 
 // The game selector: the server picks the variant to show, one whose tables it holds where it
@@ -602,7 +680,7 @@ async function chooseGame() {
   }
   setParams(p, true);
   $("note").textContent = pick && pick.note ? pick.note : "";
-  return render();
+  return render(true);
 }
 
 // A typed position: checked by the server first, so that a mistyped one keeps the person's text
@@ -622,7 +700,7 @@ async function goToTyped() {
   }
   input.blur();
   setParams(address, true);
-  await render();
+  await render(true);
 }
 
 async function main() {
@@ -656,11 +734,25 @@ async function main() {
       playBest();
     }
   });
+  $("opponent").addEventListener("submit", (event) => event.preventDefault());
+  // Granary moves now where the page has drawn its position, else once the render ends.
+  const moveNow = (whoever) => {
+    if (document.body.dataset.ready !== "1") {
+      if (!whoever) granaryAsked = true;
+      return;
+    }
+    if (whoever ? current && current.shown && !current.shown.over : granaryToMove()) {
+      document.body.dataset.ready = "0";
+      granaryMove();
+    }
+  };
+  $("plays").addEventListener("change", () => moveNow(false));
+  $("granary-move").addEventListener("click", () => moveNow(true));
   $("review-game").addEventListener("click", reviewGame);
   $("review-paste").addEventListener("click", reviewRecord);
   $("review-cancel").addEventListener("click", cancelReview);
   followPreparing();
-  window.addEventListener("popstate", render);
+  window.addEventListener("popstate", () => render(false));
   setParams(params(), false); // this entry's depth, kept over a reload
   await render();
 }

@@ -5,19 +5,24 @@
 // `Prefer: respond-async`): the pane follows it (GET /api/v1/jobs/{id}?since=version, which
 // answers as soon as the job changes), shows the plies done of the total and the time taken,
 // draws each ply's row and chart point as it comes, and has a button that cancels the job
-// (DELETE). Nothing is asked again blind: a refusal is shown as the server words it. It draws the value after every ply from South's side as a line (a gap where a
-// ply has no exact value), each move that loses seeds marked and each that changes the result
-// marked red; a row a ply; each side's summary; and the record the answer gives, if any. A
-// click on a ply shows the position before it on the board (a history entry, as a move is).
-// Values are the mover's net seeds of those on the board, as the API gives them.
+// (DELETE). Nothing is asked again blind: a refusal is shown as the server words it. It draws
+// the value after every ply from South's side as a line (a gap where a ply has no exact value),
+// each move that loses seeds marked and each that changes the result marked red; where a ply
+// has the engine's estimates instead (`answer: "estimated"`), a hollow point and a dashed line,
+// labelled "estimate" and never marked; a row a ply; each side's summary; and the record the
+// answer gives, if any. A click on a ply shows the position before it on the board (a history
+// entry, as a move is). Values are the mover's net seeds of those on the board, as the API
+// gives them.
 //
 // Test hooks: #review's data-ready ("0" while a review is asked, "1" once its answer or error is
 // drawn), data-error ("1" after an error), data-count (answers and errors drawn), data-done and
 // data-total (plies reviewed of the game's, while its job runs and after) and data-job (the
-// job followed, "" once it has ended); data-ply,
-// data-answer, data-value, data-played, data-loss and data-changed on the chart's markers and
-// the table's rows (the chart's data-value is South's, the row's the mover's); data-points on
-// each polyline. Loaded before app.js, whose functions it calls once the page runs.
+// job followed, "" once it has ended); data-ply, data-answer, data-value, data-played,
+// data-loss and data-changed on the chart's markers and the table's rows of exact plies (the
+// chart's data-value is South's, the row's the mover's), data-estimate, data-estimate-played
+// and data-estimated-loss on those of estimated plies (the chart's data-estimate is South's);
+// data-points on each polyline (class "estimate" for the engine's). Loaded before app.js, whose
+// functions it calls once the page runs.
 "use strict";
 
 /** The review drawn: {address (the game and its start, or null), moves (strings), answer}. */
@@ -241,14 +246,29 @@ function svg(tag, attrs, text) {
   return e;
 }
 
+/** The engine's estimates of a ply in words: "estimate: best S4 ~+2, played ~+0, loses about 2
+ * (depth 12, 0.3 s; not proved)", as the library writes them. */
+function estimateWords(ply) {
+  const letter = sideLetter(ply.side);
+  return `estimate: best ${ply.estimated_best.map((b) => letter + b).join(" ")} ` +
+    `~${signed(ply.estimate.value)}, played ~${signed(ply.estimate_played)}, ` +
+    (ply.estimated_loss > 0 ? `loses about ${ply.estimated_loss}` : "keeps the estimate") +
+    ` (${searchWords(ply.estimate)})`;
+}
+
 /** The chart: the value after each ply for South (South's `played` where South moved, North's
- * negated), one polyline a run of exact plies; a marker a ply. */
+ * negated), one polyline a run of exact plies; where the engine estimated a ply, its estimate of
+ * the move played the same way, one dashed polyline a run of them; a marker a ply. */
 function reviewChart(plies, at, total) {
   const W = 640, H = 190, L = 40, R = 12, T = 14, B = 24;
   const n = Math.max(plies.length, total || 0);
-  const south = (ply) => (ply.side === "south" ? ply.played : -ply.played);
+  const forSouth = (ply, v) => (ply.side === "south" ? v : -v);
+  const south = (ply) => forSouth(ply, ply.played);
+  const guess = (ply) => forSouth(ply, ply.estimate_played);
   const exact = plies.filter((ply) => ply.answer === "exact");
-  const top = Math.max(1, ...exact.map((ply) => Math.abs(south(ply))));
+  const estimated = plies.filter((ply) => ply.answer === "estimated");
+  const top = Math.max(1, ...exact.map((ply) => Math.abs(south(ply))),
+    ...estimated.map((ply) => Math.abs(guess(ply))));
   const x = (k) => L + (n <= 1 ? (W - L - R) / 2 : ((k - 1) * (W - L - R)) / (n - 1));
   const y = (v) => T + ((H - T - B) / 2) * (1 - v / top);
   const round = (v) => Math.round(v * 10) / 10;
@@ -266,18 +286,22 @@ function reviewChart(plies, at, total) {
   if (at !== null && at <= n) {
     chart.append(svg("line", { class: "now", x1: x(at), x2: x(at), y1: T, y2: H - B }));
   }
-  let run = [];
-  const flush = () => {
-    if (run.length) {
-      chart.append(svg("polyline", { points: run.join(" "), "data-points": run.length }));
+  for (const [answer, value, cls] of [["exact", south, ""], ["estimated", guess, "estimate"]]) {
+    let run = [];
+    const flush = () => {
+      if (run.length) {
+        const line = svg("polyline", { points: run.join(" "), "data-points": run.length });
+        if (cls) line.classList.add(cls);
+        chart.append(line);
+      }
+      run = [];
+    };
+    for (const ply of plies) {
+      if (ply.answer === answer) run.push(`${round(x(ply.ply))},${round(y(value(ply)))}`);
+      else flush();
     }
-    run = [];
-  };
-  for (const ply of plies) {
-    if (ply.answer === "exact") run.push(`${round(x(ply.ply))},${round(y(south(ply)))}`);
-    else flush();
+    flush();
   }
-  flush();
   for (const ply of plies) {
     const name = sideLetter(ply.side) + ply.move;
     let marker;
@@ -291,6 +315,14 @@ function reviewChart(plies, at, total) {
       });
       marker.append(svg("title", {}, `ply ${ply.ply}: ${name}, ${signed(south(ply))} for South` +
         (ply.loss > 0 ? `; loses ${ply.loss} ${mark(ply)}` : "")));
+    } else if (ply.answer === "estimated") {
+      marker = svg("circle", {
+        class: "estimate", cx: round(x(ply.ply)), cy: round(y(guess(ply))), r: 4,
+        "data-answer": "estimated", "data-estimate": guess(ply),
+        "data-estimated-loss": ply.estimated_loss, "data-changed": "0",
+      });
+      marker.append(svg("title", {}, `ply ${ply.ply}: ${name}, estimate ~${signed(guess(ply))} for ` +
+        `South; ${estimateWords(ply)}; no exact value (${ply.reason})`));
     } else {
       marker = svg("rect", {
         class: "beyond", x: round(x(ply.ply) - 3), y: H - B + 3, width: 6, height: 6,
@@ -306,9 +338,11 @@ function reviewChart(plies, at, total) {
   return chart;
 }
 
-/** A row a ply: its values, or for a ply beyond reach "no exact value" and why, never a number. */
+/** A row a ply: its values; for a ply beyond reach the engine's estimates in words (never in the
+ * value columns, never marked) and why there is no exact value, or only why. */
 function reviewRow(ply, at) {
-  const tr = el("tr", ply.answer !== "exact" ? "beyond" : ply.changed ? "blunder" : ply.loss > 0 ? "mistake" : "");
+  const tr = el("tr", ply.answer === "estimated" ? "estimated" : ply.answer !== "exact" ? "beyond"
+    : ply.changed ? "blunder" : ply.loss > 0 ? "mistake" : "");
   if (ply.ply === at) tr.classList.add("now");
   tr.dataset.ply = String(ply.ply);
   tr.dataset.answer = ply.answer;
@@ -328,6 +362,14 @@ function reviewRow(ply, at) {
       el("td", "mv", ply.best.map((b) => letter + b).join(" ")), el("td", "num lost", String(ply.loss)),
       el("td", "mark", mark(ply)),
       el("td", "", ply.changed ? `${ply.result} → ${ply.result_after}` : ply.result));
+  } else if (ply.answer === "estimated") {
+    tr.dataset.changed = "0";
+    tr.dataset.estimate = String(ply.estimate.value);
+    tr.dataset.estimatePlayed = String(ply.estimate_played);
+    tr.dataset.estimatedLoss = String(ply.estimated_loss);
+    const td = el("td", "estimate", `${estimateWords(ply)}; no exact value: ${ply.reason}`);
+    td.colSpan = 6;
+    tr.append(td);
   } else {
     tr.dataset.changed = "0";
     const td = el("td", "reason", `no exact value: ${ply.reason}`);
@@ -347,7 +389,9 @@ function reviewSide(name, s) {
   p.textContent = `${capital(name)}: ${s.played} move${s.played === 1 ? "" : "s"}` +
     (without ? `, ${without} without an exact value` : "") +
     `; ${s.kept} of ${s.exact} kept the value; ${s.lost} seed${s.lost === 1 ? "" : "s"} lost in all; ` +
-    (s.first_change ? `the result first changed at ply ${s.first_change}.` : "the result never changed.");
+    (s.first_change ? `the result first changed at ply ${s.first_change}.` : "the result never changed.") +
+    (s.estimated ? ` The engine's estimates of ${s.estimated} move${s.estimated === 1 ? "" : "s"}: ` +
+      `about ${s.estimated_lost} seed${s.estimated_lost === 1 ? "" : "s"} lost (not proved).` : "");
   return p;
 }
 
@@ -370,7 +414,10 @@ function reviewAt(plies, at) {
     ? `Before ply ${at}: ${capital(ply.side)} played ${name}, value ${signed(ply.played)} against ` +
       `${signed(ply.value)} for the best (${ply.best.map((b) => sideLetter(ply.side) + b).join(" ")}); ` +
       `loss ${ply.loss}${mark(ply) ? " " + mark(ply) : ""}.`
-    : `Before ply ${at}: ${capital(ply.side)} played ${name}; no exact value: ${ply.reason}.`;
+    : ply.answer === "estimated"
+      ? `Before ply ${at}: ${capital(ply.side)} played ${name}; no exact value (${ply.reason}); ` +
+        `the engine's ${estimateWords(ply)}.`
+      : `Before ply ${at}: ${capital(ply.side)} played ${name}; no exact value: ${ply.reason}.`;
 }
 
 /** Minutes and seconds, for a person. */
@@ -395,8 +442,9 @@ function drawReviewTables() {
   const kind = catalogue.tables.find((t) => t.name === name);
   const upTo = kind && kind.complete_up_to !== null ? kind.complete_up_to : null;
   let text = upTo === null
-    ? `No ${name} tables on the server: ${game === "kalah" ? "a review searches every position" : "a review has no exact values"}.`
-    : `A review reads the ${name} tables (layers 0 to ${upTo}${game === "kalah" ? "; positions with more seeds are searched over them" : ""}).`;
+    ? `No ${name} tables on the server: ${game === "kalah" ? "a review searches every position" : "a review has no exact values, only the engine's estimates"}.`
+    : `A review reads the ${name} tables (layers 0 to ${upTo}; positions with more seeds are ` +
+      `${game === "kalah" ? "searched over them" : "estimated by the engine, not proved"}).`;
   const prep = catalogue.preparing;
   if (prep && prep.tables.includes(name)) {
     line.dataset.preparing = prep.state;

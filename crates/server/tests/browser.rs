@@ -11,7 +11,9 @@
 //! pane's rows, summaries and chart (a point a ply, South's value, the mistakes marked) equal to
 //! the API's review, a click on a marked ply or a row showing the position before it; a pasted
 //! text that is no record answered in a line. In Oware from above its tables, the plies beyond
-//! them without a number or a point.
+//! them with the engine's estimates in words and as hollow points on a dashed line, never a
+//! value or a mark. Granary plays a side: perfectly within the tables (said so), the engine's
+//! move beyond them (labelled an estimate), the game going on.
 //!
 //! Behind the crate's `browser` feature, as it needs chromedriver and Chromium (a plain
 //! `cargo test` neither compiles nor links its WebDriver client): `.ci/run` installs them and runs
@@ -132,6 +134,28 @@ fn mancala(game: granary::GameName, pits: usize, rules: &str, position: &str) ->
     }
     .mancala(game, Some(position))
     .unwrap()
+}
+
+/// A server over `dir` (no tables) that searches every Kalah(6,4) position however long,
+/// with a request limit of 2 s, and the start of Kalah(6,4).
+fn searching_server(
+    dir: &std::path::Path,
+) -> (std::sync::Arc<granary_server::State>, granary::Mancala) {
+    let mut config = granary_server::Config::new(dir.to_path_buf());
+    config.search_seconds = f64::INFINITY;
+    config.timeout = Duration::from_secs(2);
+    let start = granary::Setup::default()
+        .mancala(granary::GameName::Kalah, None)
+        .unwrap();
+    (granary_server::state(&config), start)
+}
+
+/// Kalah(3,3) standard, its tables to 18 seeds (every position of the game) built into
+/// `tablebase`'s directory.
+fn kalah33_tables(tablebase: &granary::Tablebase) -> granary::Mancala {
+    let kalah = mancala(granary::GameName::Kalah, 3, "standard", "3,3,3/3,3,3");
+    granary::build(tablebase, kalah.kind(), 18, Some(2), None, &()).unwrap();
+    kalah
 }
 
 /// Whether the page has drawn what its address says, and the position it draws (its
@@ -733,15 +757,7 @@ fn the_address_holds_the_game_and_the_review_charts_it() {
     let dir = tempfile::tempdir().unwrap();
     let tablebase = granary::Tablebase::new(dir.path());
     // Kalah(3,3) standard: 18 seeds, tables to 18, every ply exact.
-    let kalah = granary::Setup {
-        pits: Some(3),
-        seeds: Some(3),
-        rules: Some("standard".into()),
-        ..granary::Setup::default()
-    }
-    .mancala(granary::GameName::Kalah, None)
-    .unwrap();
-    granary::build(&tablebase, kalah.kind(), 18, Some(2), None, &()).unwrap();
+    kalah33_tables(&tablebase);
     // Oware(4) awari, tables to 6 seeds: a game from 8 seeds starts beyond them.
     let oware = mancala(granary::GameName::Oware, 4, "awari", OWARE_START);
     granary::build(&tablebase, oware.kind(), OWARE_TABLES, Some(2), None, &()).unwrap();
@@ -996,8 +1012,9 @@ fn the_address_holds_the_game_and_the_review_charts_it() {
             assert_eq!(row["data-loss"], attr(&ply["loss"]), "ply {}", ply["ply"]);
         }
 
-        // Oware from above its tables: the plies beyond them have no number, on the chart or
-        // in the list, only the reason; the exact ones are drawn.
+        // Oware from above its tables: the plies beyond them have the engine's estimates, in
+        // words, hollow points and a dashed line, never a value or a mark; the exact ones are
+        // drawn as before.
         let options = format!(
             "game=oware&rules=awari&pits=4&position={}",
             OWARE_START.replace(' ', "%20")
@@ -1016,16 +1033,40 @@ fn the_address_holds_the_game_and_the_review_charts_it() {
             "{}",
             text(&client, "review-status").await
         );
-        let rows = data(&client, "#review-rows tr[data-ply]", &names).await;
-        let beyond = rows.iter().filter(|r| r["data-answer"] == "beyond").count();
-        assert!(beyond > 0 && beyond < rows.len(), "{rows:?}");
-        for row in rows.iter().filter(|r| r["data-answer"] == "beyond") {
+        let mut with_estimates = names.to_vec();
+        with_estimates.extend(["data-estimate", "data-estimated-loss", "class"]);
+        let rows = data(&client, "#review-rows tr[data-ply]", &with_estimates).await;
+        let estimated = rows
+            .iter()
+            .filter(|r| r["data-answer"] == "estimated")
+            .count();
+        let exact = rows.iter().filter(|r| r["data-answer"] == "exact").count();
+        assert!(estimated > 0 && exact > 0, "{rows:?}");
+        assert_eq!(estimated + exact, rows.len(), "{rows:?}");
+        for row in rows.iter().filter(|r| r["data-answer"] == "estimated") {
             assert_eq!(
-                (&row["data-value"], &row["data-loss"]),
-                (&Value::Null, &Value::Null),
+                (&row["data-value"], &row["data-played"], &row["data-loss"]),
+                (&Value::Null, &Value::Null, &Value::Null),
                 "{row}"
             );
-            // Its cells: the ply, the side, the move, and the reason (no value, played, loss).
+            assert!(
+                row["data-estimated-loss"]
+                    .as_str()
+                    .unwrap()
+                    .parse::<u32>()
+                    .is_ok(),
+                "{row}"
+            );
+            assert!(
+                !row["class"]
+                    .as_str()
+                    .unwrap()
+                    .split(' ')
+                    .any(|c| c == "mistake" || c == "blunder"),
+                "{row}"
+            );
+            // Its cells: the ply, the side, the move, and the estimates in words with the
+            // reason (no value, played, loss, mark).
             let ply = row["data-ply"].as_str().unwrap();
             let cells = client
                 .execute(
@@ -1036,23 +1077,46 @@ fn the_address_holds_the_game_and_the_review_charts_it() {
                 .await
                 .unwrap();
             assert_eq!(cells.as_array().unwrap().len(), 4, "{cells}");
+            let words = cells[3].as_str().unwrap();
             assert!(
-                cells[3].as_str().unwrap().starts_with("no exact value: "),
+                words.starts_with("estimate: best ") && words.contains("; no exact value: "),
                 "{cells}"
             );
         }
-        let lines = data(&client, "#review-chart polyline", &["points"]).await;
-        let points: usize = lines
-            .iter()
-            .map(|l| l["points"].as_str().unwrap().split_whitespace().count())
-            .sum();
-        assert_eq!(points, rows.len() - beyond);
-        let circles = data(&client, "#review-chart circle[data-ply]", &["data-ply"]).await;
-        assert_eq!(
-            circles.len(),
-            rows.len() - beyond,
-            "no point for a ply beyond the tables"
-        );
+        let count = |lines: &[Value]| -> usize {
+            lines
+                .iter()
+                .map(|l| l["points"].as_str().unwrap().split_whitespace().count())
+                .sum()
+        };
+        let solid = data(
+            &client,
+            "#review-chart polyline:not(.estimate)",
+            &["points"],
+        )
+        .await;
+        assert_eq!(count(&solid), exact);
+        let dashed = data(&client, "#review-chart polyline.estimate", &["points"]).await;
+        assert_eq!(count(&dashed), estimated);
+        let exact_points = data(
+            &client,
+            "#review-chart circle[data-answer='exact']",
+            &["class"],
+        )
+        .await;
+        assert_eq!(exact_points.len(), exact);
+        let hollow = data(
+            &client,
+            "#review-chart circle[data-answer='estimated']",
+            &["class", "data-value", "data-estimate"],
+        )
+        .await;
+        assert_eq!(hollow.len(), estimated, "a hollow point a ply estimated");
+        for point in &hollow {
+            let class = point["class"].as_str().unwrap();
+            assert!(class.split(' ').any(|c| c == "estimate"), "{point}");
+            assert_eq!(point["data-value"], Value::Null, "{point}");
+        }
         client.close().await.unwrap();
     });
 }
@@ -1219,13 +1283,7 @@ fn a_query_whose_search_outlasts_the_request_is_followed_as_a_job_to_its_answer(
     // outlasts its request and is answered with a job, which the page follows until the test
     // ends the search with its answer.
     let dir = tempfile::tempdir().unwrap();
-    let mut config = granary_server::Config::new(dir.path().to_path_buf());
-    config.search_seconds = f64::INFINITY;
-    config.timeout = Duration::from_secs(2);
-    let state = granary_server::state(&config);
-    let start = granary::Setup::default()
-        .mancala(granary::GameName::Kalah, None)
-        .unwrap();
+    let (state, start) = searching_server(dir.path());
     let granary::plan::Reach::Search { seconds, .. } = state.solved.reach(&start, None) else {
         panic!("the start is searched");
     };
@@ -1336,6 +1394,229 @@ fn a_position_beyond_the_exact_reach_shows_the_engines_estimate_labelled_and_pla
                 .await
                 .contains("The engine's estimate: ")
         );
+        client.close().await.unwrap();
+    });
+}
+
+/// What granary said of its last move, once it has made `count` moves (its `data-count`) and
+/// the page has drawn the position after them: `[text, data-move, data-perfect]`.
+async fn granary_moved(client: &Client, count: u64) -> Value {
+    until(
+        client,
+        "const g = document.getElementById('granary-said'); \
+         return [document.body.dataset.ready, Number(g.dataset.count), g.textContent, \
+                 g.dataset.move, g.dataset.perfect, g.dataset.error];",
+        |v| v[0] == "1" && (v[1].as_u64() >= Some(count) || v[5] == "1"),
+    )
+    .await
+}
+
+/// The side to move in the position the page draws (its notation's last word).
+async fn to_move(client: &Client) -> String {
+    let position = position(client).await.unwrap();
+    match position.rsplit(' ').next() {
+        Some("S") => "south".into(),
+        Some("N") => "north".into(),
+        other => panic!("no side in {position}: {other:?}"),
+    }
+}
+
+#[test]
+fn granary_plays_a_side_perfectly_within_the_tables_and_by_the_engine_beyond_them() {
+    let Some(driver) = chromedriver() else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let tablebase = granary::Tablebase::new(dir.path());
+    // Kalah(3,3) standard: 18 seeds, tables to 18, every position exact. Oware(4,3) has no
+    // tables: every position is beyond the exact reach.
+    let kalah = kalah33_tables(&tablebase);
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let state = granary_server::state(&granary_server::Config::new(dir.path().to_path_buf()));
+        let addr = serve(&state).await;
+        let client = browser(&driver).await;
+        client
+            .goto(&format!(
+                "http://{addr}/?game=kalah&rules=standard&pits=3&seeds=3"
+            ))
+            .await
+            .unwrap();
+        ready(&client).await;
+        let start = position(&client).await.unwrap();
+        // Granary takes South, who is to move: it plays a best move at once, said perfect.
+        client
+            .find(Locator::Id("plays"))
+            .await
+            .unwrap()
+            .select_by_value("south")
+            .await
+            .unwrap();
+        let said = granary_moved(&client, 1).await;
+        assert_eq!(said[5], "0", "{said}");
+        let text = said[2].as_str().unwrap();
+        assert!(
+            text.starts_with("granary plays S") && text.contains(": perfect play ("),
+            "{text}"
+        );
+        assert_eq!(said[4], "1", "{said}");
+        // Its first move is a best move of the start; its last is the one it names.
+        let best = tablebase.query(&kalah).unwrap().best;
+        let moves = address_moves(&client).await;
+        let first: usize = moves.split(',').next().unwrap().parse().unwrap();
+        assert!(best.contains(&first), "{first} is not among {best:?}");
+        assert_eq!(moves.rsplit(',').next(), said[3].as_str(), "{said}");
+        assert_ne!(position(&client).await.unwrap(), start);
+        // Granary moves on (an extra turn included) until North is to move.
+        assert_eq!(to_move(&client).await, "north");
+        // The person plays North's first listed moves (an extra turn included) until South is
+        // to move; granary answers with South's, perfect.
+        let count = said[1].as_u64().unwrap();
+        let before = address_moves(&client).await;
+        loop {
+            click_and_move(&client, "#moves button[data-move]").await;
+            if granary_moved(&client, 0).await[1].as_u64() > Some(count) {
+                break;
+            }
+            assert_eq!(to_move(&client).await, "north", "North moves again");
+        }
+        let said = granary_moved(&client, count + 1).await;
+        assert!(said[1].as_u64() > Some(count), "{said}");
+        assert_eq!(said[4], "1", "{said}");
+        let after = address_moves(&client).await;
+        assert!(
+            after.split(',').count() >= before.split(',').count() + 2,
+            "{before} then {after}"
+        );
+
+        // Oware(4,3) with no tables, the engine's time 50 ms a move: granary takes South and
+        // plays the engine's best move, said to be an estimate, never perfect.
+        client
+            .goto(&format!(
+                "http://{addr}/?game=oware&rules=awari&pits=4&seeds=3"
+            ))
+            .await
+            .unwrap();
+        ready(&client).await;
+        let ms = client.find(Locator::Id("ms")).await.unwrap();
+        ms.clear().await.unwrap();
+        ms.send_keys("50").await.unwrap();
+        let start = position(&client).await.unwrap();
+        let count = granary_moved(&client, 0).await[1].as_u64().unwrap();
+        client
+            .find(Locator::Id("plays"))
+            .await
+            .unwrap()
+            .select_by_value("south")
+            .await
+            .unwrap();
+        let said = granary_moved(&client, count + 1).await;
+        assert_eq!(said[5], "0", "{said}");
+        let text = said[2].as_str().unwrap();
+        assert!(
+            text.starts_with("granary plays S")
+                && text.contains(": estimate ")
+                && text.contains(" for south (depth ")
+                && (text.contains("; not proved)") || text.contains("; every leaf exact)"))
+                && text.contains("no exact value here ("),
+            "{text}"
+        );
+        assert!(!text.contains("perfect"), "{text}");
+        assert_eq!(said[4], "0", "{said}");
+        assert_ne!(position(&client).await.unwrap(), start);
+        assert_eq!(address_moves(&client).await, said[3].as_str().unwrap());
+        assert_eq!(to_move(&client).await, "north");
+        // The person answers; granary plays South again, the game going on (Oware has no
+        // extra turn).
+        let before = position(&client).await.unwrap();
+        click_and_move(&client, "#moves button[data-move]").await;
+        let said = granary_moved(&client, count + 2).await;
+        assert!(said[1].as_u64() >= Some(count + 2), "{said}");
+        assert_ne!(position(&client).await.unwrap(), before);
+        assert_eq!(address_moves(&client).await.split(',').count(), 3);
+        // Nobody: the person's move is answered by nobody.
+        client
+            .find(Locator::Id("plays"))
+            .await
+            .unwrap()
+            .select_by_value("")
+            .await
+            .unwrap();
+        click_and_move(&client, "#moves button[data-move]").await;
+        assert_eq!(address_moves(&client).await.split(',').count(), 4);
+        assert_eq!(granary_moved(&client, 0).await[1].as_u64(), Some(count + 2));
+        client.close().await.unwrap();
+    });
+}
+
+#[test]
+fn granary_waits_for_a_query_that_becomes_a_job_and_plays_its_answer() {
+    let Some(driver) = chromedriver() else {
+        return;
+    };
+    // No tables, every Kalah(6,4) position searched however long, a short request limit: the
+    // searches of the start and of the position after South's 1 are held by the test (no
+    // search runs), so the page's queries become jobs it follows until the test answers them.
+    let dir = tempfile::tempdir().unwrap();
+    let (state, start) = searching_server(dir.path());
+    let after = granary::Mancala {
+        position: granary::show::show(&start, &[1]).unwrap().pos,
+        ..start
+    };
+    let granary::plan::Reach::Search { seconds, .. } = state.solved.reach(&start, None) else {
+        panic!("the start is searched");
+    };
+    let held = |game: &granary::Mancala| match state.solved.plan(game, None, seconds) {
+        granary_server::search::Plan::Start(leader) => leader,
+        _ => panic!("no search of {} yet", game.position.to_move.name()),
+    };
+    let (first, second) = (held(&start), held(&after));
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    runtime.block_on(async {
+        let addr = serve(&state).await;
+        let client = browser(&driver).await;
+        client
+            .goto(&format!("http://{addr}/?game=kalah"))
+            .await
+            .unwrap();
+        let verdict = "return document.getElementById('verdict').textContent;";
+        until(&client, verdict, |v| {
+            v.as_str().is_some_and(|t| t.contains("s so far"))
+        })
+        .await;
+        // Granary takes South while the page waits: it moves once the answer comes, the
+        // made-up answer's first best move, said perfect and searched.
+        client
+            .find(Locator::Id("plays"))
+            .await
+            .unwrap()
+            .select_by_value("south")
+            .await
+            .unwrap();
+        state.solved.finish(first, Ok(made_up_answer(&start)));
+        let said = until(
+            &client,
+            "const g = document.getElementById('granary-said'); \
+             return [Number(g.dataset.count), g.textContent, g.dataset.perfect];",
+            |v| v[0].as_u64() == Some(1),
+        )
+        .await;
+        let text = said[1].as_str().unwrap();
+        assert!(
+            text.starts_with("granary plays S1: perfect play (draw for south")
+                && text.contains("searched beyond the tables"),
+            "{text}"
+        );
+        assert_eq!(address_moves(&client).await, "1");
+        // The position after it is a job too, followed, then drawn; North (the person) to move.
+        until(&client, verdict, |v| {
+            v.as_str().is_some_and(|t| t.contains("s so far"))
+        })
+        .await;
+        state.solved.finish(second, Ok(made_up_answer(&after)));
+        ready(&client).await;
+        assert_eq!(to_move(&client).await, "north");
+        assert_eq!(granary_moved(&client, 1).await[1].as_u64(), Some(1));
         client.close().await.unwrap();
     });
 }

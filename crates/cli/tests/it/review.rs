@@ -1,6 +1,6 @@
 //! `granary review`: every ply's figures are what `granary query` answers for the position
-//! before the move; the marks, the summaries and the JSON agree; beyond the tables a ply has no
-//! number; an illegal move is refused in one line with exit code 2; a Bao game's plies have no
+//! before the move; the marks, the summaries and the JSON agree; beyond the tables a ply has the
+//! engine's estimates, labelled and never marked, or no number; an illegal move is refused in one line with exit code 2; a Bao game's plies have no
 //! value; a record (a file or stdin) reviews as its moves do, and the review written back
 //! reads again; the text is the header, the rows, then the summaries.
 
@@ -104,8 +104,11 @@ north: 5 moves, 5 valued, 2 kept the value, 10 seeds lost
     );
 }
 
+/// Beyond the tables a ply has the engine's estimates, labelled as estimates in the JSON and
+/// the text and never marked, within `--nodes` the same on every run; with `--time 0`, no
+/// number at all.
 #[test]
-fn beyond_the_tables_a_ply_has_no_number() {
+fn beyond_the_tables_a_ply_has_the_engines_estimates_or_no_number() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().to_str().unwrap();
     // Oware(4,3) awari with tables to 20 seeds: the start (24 seeds) and the plies before a
@@ -116,22 +119,95 @@ fn beyond_the_tables_a_ply_has_no_number() {
         20,
         2,
     );
-    let review = json(&[
+    let game = [
         "review", "oware", "--rules", "awari", "--pits", "4", "--seeds", "3", "--moves", "1,2",
-        "--dir", dir, "--json",
-    ]);
+        "--dir", dir,
+    ];
+    let with = |extra: &[&'static str]| {
+        let mut args = game.to_vec();
+        args.extend(extra);
+        args
+    };
+    let review = json(&with(&["--time", "0", "--json"]));
     for ply in review["plies"].as_array().unwrap() {
         assert_eq!(ply["answer"], "beyond", "{ply}");
         assert!(
             ply["reason"].as_str().unwrap().contains("24 seeds"),
             "{ply}"
         );
+        for key in ["value", "loss", "estimate", "estimated_loss"] {
+            assert!(ply.get(key).is_none(), "{ply}");
+        }
+    }
+    assert_eq!(review["sides"][0]["exact"], 0);
+    assert_eq!(review["sides"][0]["estimated"], 0);
+    // Estimated within a node budget: the engine's figures, in fields of their own.
+    let nodes = with(&["--nodes", "20000", "--json"]);
+    let review = json(&nodes);
+    let plies = review["plies"].as_array().unwrap();
+    for ply in plies {
+        assert_eq!(ply["answer"], "estimated", "{ply}");
         assert!(
-            ply.get("value").is_none() && ply.get("loss").is_none(),
+            ply["reason"].as_str().unwrap().contains("24 seeds"),
+            "{ply}"
+        );
+        for key in ["value", "played", "loss", "best", "changed"] {
+            assert!(ply.get(key).is_none(), "{ply}");
+        }
+        let value = ply["estimate"]["value"].as_i64().unwrap();
+        let played = ply["estimate_played"].as_i64().unwrap();
+        assert_eq!(
+            ply["estimated_loss"].as_i64(),
+            Some(value - played),
+            "{ply}"
+        );
+        assert!(value >= played, "{ply}");
+        assert!(ply["estimate"]["depth"].as_u64() >= Some(1), "{ply}");
+        assert!(
+            !ply["estimated_best"].as_array().unwrap().is_empty(),
             "{ply}"
         );
     }
-    assert_eq!(review["sides"][0]["exact"], 0);
+    let side = &review["sides"][0];
+    assert_eq!(
+        (side["exact"].as_u64(), side["estimated"].as_u64()),
+        (Some(0), Some(1))
+    );
+    assert_eq!(side["estimated_lost"], plies[0]["estimated_loss"]);
+    // The same nodes, the same estimates (the time each took aside).
+    let timeless = |mut v: serde_json::Value| {
+        for ply in v["plies"].as_array_mut().unwrap() {
+            ply["estimate"]["seconds"] = 0.into();
+        }
+        v
+    };
+    assert_eq!(timeless(json(&nodes)), timeless(review.clone()));
+    // The text: a row of estimates a ply, unmarked, and the reason once.
+    let text = ok(&with(&["--nodes", "20000"]));
+    let rows: Vec<&str> = text.lines().skip(2).take(2).collect();
+    for (row, ply) in rows.iter().zip(plies) {
+        assert!(row.contains("  estimate: best "), "{text}");
+        assert!(
+            row.ends_with("; not proved)") || row.ends_with("; every leaf exact)"),
+            "{text}"
+        );
+        assert!(!row.contains('?'), "{text}");
+        let loss = ply["estimated_loss"].as_i64().unwrap();
+        let words = if loss > 0 {
+            format!("loses about {loss} (depth ")
+        } else {
+            "keeps the estimate (depth ".to_string()
+        };
+        assert!(row.contains(&words), "{row}");
+    }
+    assert_eq!(text.matches("beyond: ").count(), 1, "{text}");
+    assert!(text.contains("1 estimated, about "), "{text}");
+    // Written back as a record: the estimates in the comments, no mark.
+    let written = ok(&with(&["--nodes", "20000", "--record-out", "-"]));
+    assert!(written.contains("{review: estimate: best "), "{written}");
+    assert!(!written.contains('?'), "{written}");
+    // A time a ply, or nodes, not both.
+    assert!(error(&with(&["--nodes", "5", "--time", "1"])).contains("cannot be used with"));
 }
 
 #[test]

@@ -431,7 +431,8 @@ pub struct RecordReview {
 
 impl crate::Tablebase {
     /// Reviews `record`'s moves ([`crate::Tablebase::review_game`], searches estimated at up
-    /// to `limit` seconds, each ply told to `watch`) and writes the review back into it.
+    /// to `limit` seconds, the engine's estimates beyond within `estimate`, each ply told to
+    /// `watch`) and writes the review back into it.
     ///
     /// # Errors
     /// As [`crate::Tablebase::review_game`].
@@ -439,9 +440,11 @@ impl crate::Tablebase {
         &self,
         record: &GameRecord,
         limit: f64,
+        estimate: Option<crate::estimate::Budget>,
         watch: &dyn crate::review::Watch,
     ) -> Result<RecordReview, crate::ReviewError> {
-        let review = self.review_game(&record.game, &record.game_moves(), limit, watch)?;
+        let review =
+            self.review_game(&record.game, &record.game_moves(), limit, estimate, watch)?;
         Ok(RecordReview {
             setup: record.described(),
             record: record.with_review(&review).to_string(),

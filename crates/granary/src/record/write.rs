@@ -99,9 +99,9 @@ impl fmt::Display for GameRecord {
 impl GameRecord {
     /// The record with `review` (of this record's moves) written back: each move's comment
     /// `review: ...` (its value, the value of the move played, the loss, the best moves, and
-    /// where the result changed; or why there is no value) and its mark `?` where it gave
-    /// seeds away, `??` where it changed the result; the sides' summaries in a comment of the
-    /// game. Earlier review comments and the marks `?` and `??` are replaced; other comments
+    /// where the result changed; or the engine's estimates, and why there is no value) and its
+    /// mark `?` where it gave seeds away, `??` where it changed the result (exact losses only,
+    /// never an estimate's); the sides' summaries in a comment of the game. Earlier review comments and the marks `?` and `??` are replaced; other comments
     /// and marks are kept. Moves past the review's last ply are left as they are.
     #[must_use]
     pub fn with_review(&self, review: &Review) -> GameRecord {
@@ -133,6 +133,7 @@ impl GameRecord {
                     }
                     text
                 }
+                Verdict::Estimated(e) => format!("{e}; no exact value: {}", e.reason),
                 Verdict::Beyond { reason } => format!("no exact value: {reason}"),
             };
             mv.comments.push(format!("{REVIEW_PREFIX}{comment}"));

@@ -3,42 +3,55 @@
 //! For every ply: who moved, the move, the position before it, its value, the value of the move
 //! played, the best moves, the loss in seeds (best minus played) and whether the move changed
 //! the result; for each side a summary ([`SideSummary`]). Values come from the tables, or an
-//! exact search over them, by the one rule of what is answered ([`crate::plan::reach`]); a ply
-//! whose position is beyond that rule says why and carries no number ([`Verdict::Beyond`]).
+//! exact search over them, by the one rule of what is answered ([`crate::plan::reach`]). A ply
+//! whose position is beyond that rule says why, and carries the engine's estimates within a
+//! budget a ply ([`Verdict::Estimated`]: the position's estimate and best moves, the played
+//! move's estimate and the estimated loss, in fields of their own, never marked), or with no
+//! budget no number at all ([`Verdict::Beyond`]).
 //!
 //! Each position is answered once: the value a move gets in the answer for the position before
 //! it is the value of the position after it (for its mover), which is checked, not solved
 //! again ([`ReviewError::Inconsistent`] where the two disagree).
 //!
 //! A Bao game reviews too ([`Tablebase::review_game`]): Bao has no tables, so every ply is
-//! [`Verdict::Beyond`] and says so.
+//! [`Verdict::Beyond`] and says so (the Bao engine's evaluations are not in net seeds, so they
+//! give no estimated loss).
 //!
 //! A review is long work where its positions are searched (a Kalah game above its tables): a
 //! [`Watch`] hears each ply as it is answered, may cancel the review (its searches stop), and
 //! may hand it answers kept from earlier work.
 //!
 //! - `report`: what a review says ([`Review`], [`Ply`], [`Verdict`], [`Exact`],
-//!   [`SideSummary`]);
+//!   [`PlyEstimate`], [`SideSummary`]);
+//! - `engine`: the engine's estimates of the plies beyond the exact reach;
 //! - `watch`: what a review is given and tells as it goes ([`Watch`]);
 //! - `error`: why a game cannot be reviewed ([`ReviewError`]).
 
+mod engine;
 mod error;
 mod report;
 mod watch;
+
+use std::time::Duration;
 
 use granary_rules::notation::format_position;
 use granary_rules::{Position, Record, Side, exit_value};
 
 pub use error::ReviewError;
-pub use report::{Exact, Ply, Review, SideSummary, Verdict};
+pub use report::{Exact, Ply, PlyEstimate, Review, SideSummary, Verdict};
 pub use watch::Watch;
 
 use crate::Cancel;
+use crate::estimate::Budget;
 use crate::game::{AnyGame, BaoPosition, GameMove, Mancala};
 use crate::outcome::{GameResult, final_stores};
 use crate::plan::Reach;
 use crate::query::Query;
 use crate::tablebase::Tablebase;
+
+/// The engine's time a ply beyond the exact reach, by default, in the doors that review: a
+/// 40-ply game beyond the tables is estimated in about 12 s.
+pub const ESTIMATE_TIME: Duration = Duration::from_millis(300);
 
 /// The exact value a ply's answer gives the move played, with that ply and move: what the
 /// answer for the next position must agree with.
@@ -52,21 +65,25 @@ impl Tablebase {
     /// Reviews `moves` (pits, 1 to m from the mover's first) played from `game`'s position:
     /// each position before a move answered once, as [`Tablebase::query_within`] answers it
     /// with searches estimated at up to `limit` seconds (`f64::INFINITY`: every Kalah position
-    /// is searched exactly; Oware above its tables is never answered). The moves are checked by
-    /// the rules of play (Oware's majority and repetition end a game) before any position is
-    /// answered. `watch` hears each ply once it is answered, in order, and may cancel the
-    /// review or give answers it keeps ([`Watch`]; `&()` for none).
+    /// is searched exactly; Oware above its tables is never answered exactly). A position
+    /// beyond that is searched by the engine within `estimate` ([`Verdict::Estimated`]; the
+    /// plies share one engine and its hash table), or (`None`) carries no number
+    /// ([`Verdict::Beyond`]). The moves are checked by the rules of play (Oware's majority and
+    /// repetition end a game) before any position is answered. `watch` hears each ply once it
+    /// is answered, in order, and may cancel the review (its searches, the engine's included,
+    /// stop) or give answers it keeps ([`Watch`]; `&()` for none).
     ///
     /// # Errors
     /// The first move that cannot be played ([`ReviewError::Illegal`]); a position that cannot
     /// be answered (tables missing or damaged, a saved cost model that cannot be read, a failed
-    /// search); tables that contradict themselves; the watch's cancel
-    /// ([`ReviewError::Cancelled`]).
+    /// search, no memory for the engine); tables that contradict themselves; the watch's
+    /// cancel ([`ReviewError::Cancelled`]).
     pub fn review(
         &self,
         game: &Mancala,
         moves: &[usize],
         limit: f64,
+        estimate: Option<Budget>,
         watch: &dyn Watch,
     ) -> Result<Review, ReviewError> {
         let kind = game.kind();
@@ -138,6 +155,9 @@ impl Tablebase {
             }
             _ => None,
         };
+        // The engine, made at the first ply it estimates, over the layers complete then.
+        let set = self.tables(kind);
+        let mut estimator: Option<engine::Estimator<'_>> = None;
         let mut plies = Vec::with_capacity(moves.len());
         let mut sides = [SideSummary::default(), SideSummary::default()];
         let mut previous: Option<Played> = None;
@@ -149,8 +169,30 @@ impl Tablebase {
             }
             let verdict = if let (Reach::Beyond(why), None) = (&reach, &known) {
                 previous = None;
-                Verdict::Beyond {
-                    reason: why.to_string(),
+                let reason = why.to_string();
+                match estimate {
+                    Some(budget) => {
+                        let engine = match estimator {
+                            Some(ref engine) => engine,
+                            None => estimator.insert(
+                                engine::Estimator::new(
+                                    kind,
+                                    &set,
+                                    self.complete_up_to(kind),
+                                    budget,
+                                    cancel,
+                                )
+                                .map_err(|e| failed(ply, e))?,
+                            ),
+                        };
+                        let estimated = engine.estimate(&before, pit, reason);
+                        // A search cut short by the cancel is no estimate to report.
+                        if let Some(stop) = cancelled(ply) {
+                            return Err(stop);
+                        }
+                        Verdict::Estimated(estimated.ok_or(ReviewError::Unvalued { ply, pit })?)
+                    }
+                    None => Verdict::Beyond { reason },
                 }
             } else {
                 let answer = match known {
@@ -206,8 +248,8 @@ impl Tablebase {
     }
 
     /// Reviews `moves` played from `game`'s position, a game of any kind: Kalah and Oware as
-    /// [`Tablebase::review`] does; Bao move by move, every ply beyond (Bao has no tables), each
-    /// told to `watch`.
+    /// [`Tablebase::review`] does (beyond the exact reach estimated within `estimate`); Bao
+    /// move by move, every ply beyond (Bao has no tables), each told to `watch`.
     ///
     /// # Errors
     /// As [`Tablebase::review`]; a move of the wrong kind for the game (a pit in Bao, Bao's
@@ -217,6 +259,7 @@ impl Tablebase {
         game: &AnyGame,
         moves: &[GameMove],
         limit: f64,
+        estimate: Option<Budget>,
         watch: &dyn Watch,
     ) -> Result<Review, ReviewError> {
         match game {
@@ -232,7 +275,7 @@ impl Tablebase {
                         })
                     })
                     .collect::<Result<Vec<usize>, ReviewError>>()?;
-                self.review(mancala, &pits, limit, watch)
+                self.review(mancala, &pits, limit, estimate, watch)
             }
             AnyGame::Bao(rules, start) => {
                 let review = bao(rules, *start, moves)?;

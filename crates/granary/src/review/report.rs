@@ -4,12 +4,13 @@
 use granary_rules::Side;
 use serde::{Serialize, Serializer};
 
+use crate::estimate::EstimatedValue;
 use crate::game::GameMove;
 use crate::outcome::GameResult;
 use crate::query::Source;
 
 /// A game reviewed: every ply in order, and each side's summary.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Review {
     /// The tables' kind, e.g. `kalah-4-standard-owner`; none for Bao, which has no tables.
@@ -20,7 +21,7 @@ pub struct Review {
 }
 
 /// One move of the game and what perfect play says of it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Ply {
     /// 1 for the first move of the game.
@@ -40,14 +41,19 @@ pub struct Ply {
     pub verdict: Verdict,
 }
 
-/// What is known of a ply: exact values, or nothing (never a number) where no exact value is
-/// within reach. In JSON an `answer` of `exact` with the values, or `beyond` with a `reason`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// What is known of a ply: exact values; or, where no exact value is within reach, the
+/// engine's estimates in fields of their own (never `value`, `played` or `loss`), or nothing.
+/// In JSON an `answer` of `exact` with the values, `estimated` with the estimates and a
+/// `reason`, or `beyond` with a `reason`.
+#[derive(Clone, Debug, PartialEq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "answer", rename_all = "lowercase")]
 pub enum Verdict {
     Exact(Exact),
-    /// The position before the move is beyond what is answered exactly.
+    /// The position before the move is beyond what is answered exactly: the engine's
+    /// estimates of it and of the move played, not proved.
+    Estimated(PlyEstimate),
+    /// The position before the move is beyond what is answered exactly, and not estimated.
     Beyond {
         /// Why, in a clause that names no file and no command.
         reason: String,
@@ -77,7 +83,29 @@ pub struct Exact {
     pub source: Source,
 }
 
-/// One side's moves summed up; losses count exact plies only.
+/// The engine's estimates of a ply whose position is beyond what is answered exactly, every
+/// one from the mover's side in net seeds of those on the board: one search of the position
+/// before the move, every move scored in it, so that the best estimate and the played move's
+/// come from the same tree. Estimates, not values: a move is never marked by them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+pub struct PlyEstimate {
+    /// The engine's estimate of the position (its best moves'), with the search's depth, time
+    /// and nodes.
+    pub estimate: EstimatedValue,
+    /// The pits of the moves the engine estimates best.
+    pub estimated_best: Vec<usize>,
+    /// The engine's estimate of the move played, from the same search.
+    pub estimate_played: i32,
+    /// `estimate.value - estimate_played`: never negative, 0 when the move played is among
+    /// the engine's best.
+    pub estimated_loss: i32,
+    /// Why the position has no exact value, in a clause that names no file and no command.
+    pub reason: String,
+}
+
+/// One side's moves summed up; losses count exact plies only, the engine's estimated losses
+/// are summed apart.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct SideSummary {
@@ -91,6 +119,10 @@ pub struct SideSummary {
     pub lost: i64,
     /// The ply of the side's first move that changed the result, if any.
     pub first_change: Option<usize>,
+    /// Moves with the engine's estimates instead of exact values.
+    pub estimated: usize,
+    /// The engine's estimated losses summed over those moves: an estimate, not proved.
+    pub estimated_lost: i64,
 }
 
 /// A side as JSON names it: `south` or `north`.
@@ -104,13 +136,67 @@ impl Ply {
     pub fn exact(&self) -> Option<&Exact> {
         match &self.verdict {
             Verdict::Exact(exact) => Some(exact),
-            Verdict::Beyond { .. } => None,
+            Verdict::Estimated(_) | Verdict::Beyond { .. } => None,
+        }
+    }
+
+    /// The engine's estimates, if the ply has them instead of exact values.
+    #[must_use]
+    pub fn estimated(&self) -> Option<&PlyEstimate> {
+        match &self.verdict {
+            Verdict::Estimated(estimate) => Some(estimate),
+            Verdict::Exact(_) | Verdict::Beyond { .. } => None,
         }
     }
 }
 
+impl Verdict {
+    /// Why the ply has no exact value, if it has none.
+    #[must_use]
+    pub fn reason(&self) -> Option<&str> {
+        match self {
+            Verdict::Exact(_) => None,
+            Verdict::Estimated(PlyEstimate { reason, .. }) | Verdict::Beyond { reason } => {
+                Some(reason)
+            }
+        }
+    }
+}
+
+/// In words: `estimate: best 4 ~+2, played 3 ~+0, loses about 2 (depth 12, 0.3 s; not
+/// proved)`; `keeps the estimate` where the move played is among the engine's best.
+impl std::fmt::Display for PlyEstimate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let best: Vec<String> = self
+            .estimated_best
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        let e = &self.estimate;
+        write!(
+            f,
+            "estimate: best {} ~{:+}, played ~{:+}, ",
+            best.join(","),
+            e.value,
+            self.estimate_played
+        )?;
+        if self.estimated_loss > 0 {
+            write!(f, "loses about {}", self.estimated_loss)?;
+        } else {
+            write!(f, "keeps the estimate")?;
+        }
+        let proof = if e.every_leaf_exact {
+            "every leaf exact"
+        } else {
+            "not proved"
+        };
+        write!(f, " (depth {}, {:.1} s; {proof})", e.depth, e.seconds)
+    }
+}
+
 /// In words: `30 moves, 30 valued, 28 kept the value, 5 seeds lost; the result changed at
-/// ply 17`.
+/// ply 17`, and where the engine estimated moves `; 4 estimated, about 3 seeds lost by the
+/// estimates (not proved)`.
 impl std::fmt::Display for SideSummary {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = |n: u64| if n == 1 { "" } else { "s" };
@@ -127,6 +213,15 @@ impl std::fmt::Display for SideSummary {
         if let Some(ply) = self.first_change {
             write!(f, "; the result changed at ply {ply}")?;
         }
+        if self.estimated > 0 {
+            write!(
+                f,
+                "; {} estimated, about {} seed{} lost by the estimates (not proved)",
+                self.estimated,
+                self.estimated_lost,
+                s(self.estimated_lost.unsigned_abs())
+            )?;
+        }
         Ok(())
     }
 }
@@ -142,6 +237,10 @@ impl SideSummary {
             if exact.changed && self.first_change.is_none() {
                 self.first_change = Some(ply.ply);
             }
+        }
+        if let Some(estimate) = ply.estimated() {
+            self.estimated += 1;
+            self.estimated_lost += i64::from(estimate.estimated_loss);
         }
     }
 }

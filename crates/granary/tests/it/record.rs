@@ -372,7 +372,7 @@ fn a_review_written_back_reads_again() {
         record.moves_mut()[0].comments.push("mine".into());
         record.moves_mut()[0].mark = Some(Mark::Mistake);
         let review = tb
-            .review_game(record.game(), &record.game_moves(), 0.0, &())
+            .review_game(record.game(), &record.game_moves(), 0.0, None, &())
             .unwrap();
         let reviewed = record.with_review(&review);
         let text = reviewed.to_string();
@@ -410,7 +410,7 @@ fn a_bao_game_reviews_without_values() {
     let tb = Tablebase::new(dir.path());
     let record = random_record(7, GameName::Bao);
     let review = tb
-        .review_game(record.game(), &record.game_moves(), 10.0, &())
+        .review_game(record.game(), &record.game_moves(), 10.0, None, &())
         .unwrap();
     assert_eq!(review.tables, None);
     assert_eq!(review.plies.len(), record.moves().len());

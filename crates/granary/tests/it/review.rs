@@ -1,8 +1,10 @@
 //! `Tablebase::review`, a game reviewed against perfect play: perfect games lose nothing, moves
 //! known to lose are marked with losses that two independent answers confirm, illegal moves
-//! are typed errors naming ply and move, and positions beyond what is answered carry no number.
+//! are typed errors naming ply and move, and positions beyond what is answered carry no number,
+//! or the engine's estimates in fields of their own, never marked.
 
-use granary::review::{Ply, ReviewError, Verdict};
+use granary::estimate::Budget;
+use granary::review::{Ply, PlyEstimate, ReviewError, Verdict, Watch};
 use granary::{GameName, Mancala, MoveError, Position, Query, Record, Setup, Status, Tablebase};
 
 fn game(name: GameName, rules: &str, pits: usize, seeds: u32) -> Mancala {
@@ -131,7 +133,7 @@ fn check_sides(review: &granary::Review) {
 fn perfect_play_loses_nothing(game: &Mancala, tb: &Tablebase) {
     let (moves, before) = play(tb, game, best);
     assert!(moves.len() > 4, "{moves:?}");
-    let review = tb.review(game, &moves, f64::INFINITY, &()).unwrap();
+    let review = tb.review(game, &moves, f64::INFINITY, None, &()).unwrap();
     assert_eq!(review.tables, Some(game.kind().name()));
     assert_eq!(review.plies.len(), moves.len());
     for (i, ply) in review.plies.iter().enumerate() {
@@ -194,7 +196,7 @@ fn known_losses_are_marked(game: &Mancala, dir: &tempfile::TempDir, tb: &Tableba
         }
     };
     let (moves, before) = play(tb, game, worst);
-    let review = tb.review(game, &moves, f64::INFINITY, &()).unwrap();
+    let review = tb.review(game, &moves, f64::INFINITY, None, &()).unwrap();
     let other = Tablebase::new(dir.path());
     let rules = game.variant.engine();
     let mut marked = Vec::new();
@@ -292,7 +294,9 @@ fn an_illegal_move_names_its_ply_and_move_before_anything_is_answered() {
         ),
     ];
     for (moves, ply, pit, source, message) in cases {
-        let err = tb.review(&game, moves, f64::INFINITY, &()).unwrap_err();
+        let err = tb
+            .review(&game, moves, f64::INFINITY, None, &())
+            .unwrap_err();
         assert_eq!(err.to_string(), message);
         match err {
             ReviewError::Illegal {
@@ -312,7 +316,9 @@ fn a_move_after_the_end_is_illegal() {
     let (mut moves, _) = play(&tb, &game, best);
     let n = moves.len();
     moves.push(1);
-    let err = tb.review(&game, &moves, f64::INFINITY, &()).unwrap_err();
+    let err = tb
+        .review(&game, &moves, f64::INFINITY, None, &())
+        .unwrap_err();
     assert_eq!(
         err.to_string(),
         format!("ply {}: move 1 cannot be played: the game is over", n + 1)
@@ -330,11 +336,13 @@ fn a_move_after_the_end_is_illegal() {
 fn above_the_tables(game: &Mancala, limit: f64, searched: bool) -> Vec<String> {
     let (_full_dir, full_tb) = tables(game, seeds(game, &game.position));
     let (moves, before) = play(&full_tb, game, best);
-    let full = full_tb.review(game, &moves, f64::INFINITY, &()).unwrap();
+    let full = full_tb
+        .review(game, &moves, f64::INFINITY, None, &())
+        .unwrap();
     let low = seeds(game, &before[moves.len() / 2]);
     assert!(low < seeds(game, &game.position), "no capture in {moves:?}");
     let (_dir, tb) = tables(game, low);
-    let review = tb.review(game, &moves, limit, &()).unwrap();
+    let review = tb.review(game, &moves, limit, None, &()).unwrap();
     let mut reasons = Vec::new();
     let mut held = 0;
     for ((ply, whole), pos) in review.plies.iter().zip(&full.plies).zip(&before) {
@@ -398,4 +406,216 @@ fn kalah_above_its_tables_is_searched_within_the_limit_and_beyond_it_otherwise()
     for reason in reasons {
         assert!(reason.contains("the search would take about"), "{reason}");
     }
+}
+
+/// The estimates of two reviews of the same game within the same node budget, their times
+/// aside.
+fn same_estimates(a: &PlyEstimate, b: &PlyEstimate) -> bool {
+    let timeless = |e: &PlyEstimate| {
+        let mut e = e.clone();
+        e.estimate.seconds = 0.0;
+        e
+    };
+    timeless(a) == timeless(b)
+}
+
+#[test]
+fn oware_above_its_tables_carries_the_engines_estimates_labelled_and_never_marked() {
+    let game = oware();
+    let (_full_dir, full_tb) = tables(&game, seeds(&game, &game.position));
+    // Perfect play, but the worst move at ply 2 (above the small tables below).
+    let pick = |ply: usize, q: &Query| {
+        if ply == 2 {
+            q.moves.iter().min_by_key(|m| m.value).unwrap().pit
+        } else {
+            best(ply, q)
+        }
+    };
+    let (moves, before) = play(&full_tb, &game, pick);
+    let full = full_tb
+        .review(&game, &moves, f64::INFINITY, None, &())
+        .unwrap();
+    let low = seeds(&game, &before[moves.len() / 2]);
+    let (_dir, tb) = tables(&game, low);
+    let budget = Some(Budget::Nodes(20_000));
+    let plain = tb.review(&game, &moves, f64::INFINITY, None, &()).unwrap();
+    let review = tb
+        .review(&game, &moves, f64::INFINITY, budget, &())
+        .unwrap();
+    let again = tb
+        .review(&game, &moves, f64::INFINITY, budget, &())
+        .unwrap();
+    let (mut estimated, mut exact_plies) = (0, 0);
+    for (i, ply) in review.plies.iter().enumerate() {
+        let json = serde_json::to_value(ply).unwrap();
+        match &plain.plies[i].verdict {
+            Verdict::Exact(_) => {
+                exact_plies += 1;
+                assert_eq!(ply, &plain.plies[i], "an exact ply is as it was");
+            }
+            Verdict::Beyond { reason } => {
+                estimated += 1;
+                let e = ply
+                    .estimated()
+                    .unwrap_or_else(|| panic!("ply {} has no estimate", ply.ply));
+                assert_eq!(&e.reason, reason);
+                assert_eq!(ply.verdict.reason(), Some(reason.as_str()));
+                assert_eq!(json["answer"], "estimated");
+                for key in ["value", "played", "loss", "best", "result", "changed"] {
+                    assert!(json.get(key).is_none(), "{json}");
+                }
+                assert_eq!(json["estimate"]["value"], e.estimate.value);
+                assert_eq!(json["estimated_loss"], e.estimated_loss);
+                assert_eq!(e.estimated_loss, e.estimate.value - e.estimate_played);
+                assert!(e.estimated_loss >= 0, "{e:?}");
+                assert!(e.estimate.depth >= 1 && e.estimate.nodes > 0, "{e:?}");
+                assert_eq!(
+                    e.estimated_best.contains(&moves[i]),
+                    e.estimated_loss == 0,
+                    "{e:?}"
+                );
+                // A search that met only exact leaves is the tables' value.
+                if e.estimate.every_leaf_exact {
+                    let whole = exact(&full.plies[i]);
+                    assert_eq!(
+                        (e.estimate.value, e.estimate_played),
+                        (whole.value, whole.played),
+                        "ply {}",
+                        ply.ply
+                    );
+                }
+                // The same budget, the same estimates.
+                assert!(same_estimates(e, again.plies[i].estimated().unwrap()));
+            }
+            Verdict::Estimated(_) => panic!("estimated with no budget"),
+        }
+    }
+    assert!(
+        estimated > 0 && exact_plies > 0,
+        "{estimated} {exact_plies}"
+    );
+    for (side, (mine, theirs)) in review.sides.iter().zip(&plain.sides).enumerate() {
+        let own: Vec<&PlyEstimate> = review
+            .plies
+            .iter()
+            .filter(|p| usize::from(p.side.name() == "north") == side)
+            .filter_map(Ply::estimated)
+            .collect();
+        assert_eq!(mine.estimated, own.len());
+        assert_eq!(
+            mine.estimated_lost,
+            own.iter().map(|e| i64::from(e.estimated_loss)).sum::<i64>()
+        );
+        assert_eq!(
+            (
+                mine.played,
+                mine.exact,
+                mine.kept,
+                mine.lost,
+                mine.first_change
+            ),
+            (
+                theirs.played,
+                theirs.exact,
+                theirs.kept,
+                theirs.lost,
+                theirs.first_change
+            )
+        );
+    }
+    check_sides(&review);
+    // Written back: the estimates in words, and no mark but the exact losses'.
+    let record = granary::GameRecord::new(
+        GameName::Oware,
+        &Setup {
+            pits: Some(4),
+            seeds: Some(2),
+            rules: Some("awari".into()),
+            ..Setup::default()
+        },
+        None,
+        &moves
+            .iter()
+            .map(|&m| granary::GameMove::Pit(m))
+            .collect::<Vec<_>>(),
+    )
+    .unwrap();
+    let with = record.with_review(&review);
+    let marks = record.with_review(&plain);
+    for ((mv, plain_mv), ply) in with.moves().iter().zip(marks.moves()).zip(&review.plies) {
+        assert_eq!(mv.mark, plain_mv.mark, "ply {}", ply.ply);
+        if let Some(e) = ply.estimated() {
+            assert_eq!(mv.mark, None);
+            let comment = mv.comments.last().unwrap();
+            assert!(comment.starts_with("review: estimate: best "), "{comment}");
+            assert!(comment.ends_with(&format!("no exact value: {}", e.reason)));
+        }
+    }
+}
+
+/// Cancels the review once ply `after` is told.
+struct CancelAfter {
+    cancel: granary::Cancel,
+    after: usize,
+}
+
+impl Watch for CancelAfter {
+    fn cancel(&self) -> Option<&granary::Cancel> {
+        Some(&self.cancel)
+    }
+
+    fn ply(&self, ply: &Ply, _total: usize) {
+        if ply.ply == self.after {
+            self.cancel.cancel();
+        }
+    }
+}
+
+#[test]
+fn a_review_that_estimates_stops_at_its_cancel() {
+    // No tables: every ply of Oware(4,2) is estimated, an hour a ply.
+    let dir = tempfile::tempdir().unwrap();
+    let tb = Tablebase::new(dir.path());
+    let game = oware();
+    let hour = Some(Budget::Time(std::time::Duration::from_secs(3600)));
+    let watch = CancelAfter {
+        cancel: granary::Cancel::new(),
+        after: 1,
+    };
+    // Cancelled before it begins: nothing is searched (were the engine's hour searched, the
+    // test would not end).
+    watch.cancel.cancel();
+    let err = tb
+        .review(&game, &[1, 1], f64::INFINITY, hour, &watch)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ReviewError::Cancelled {
+                ply: 1,
+                done: 0,
+                total: 2
+            }
+        ),
+        "{err}"
+    );
+    let watch = CancelAfter {
+        cancel: granary::Cancel::new(),
+        after: 1,
+    };
+    let nodes = Some(Budget::Nodes(2_000));
+    let err = tb
+        .review(&game, &[1, 1], f64::INFINITY, nodes, &watch)
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            ReviewError::Cancelled {
+                ply: 2,
+                done: 1,
+                total: 2
+            }
+        ),
+        "{err}"
+    );
 }

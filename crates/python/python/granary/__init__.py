@@ -523,13 +523,22 @@ class Review:
     ``"exact"`` with ``value`` (the position's, for the mover), ``played`` (the move's),
     ``best`` (the best pits), ``loss`` (``value - played``), ``result`` and ``result_after``
     (``win``/``draw``/``loss`` for the mover before and after the move), ``changed`` (whether
-    the move changed the result) and ``source`` (``tables`` or ``search``); or ``"beyond"``
-    with the ``reason`` no exact value is given (every ply of a bao game: bao has no tables).
+    the move changed the result) and ``source`` (``tables`` or ``search``); or, beyond the
+    exact reach, ``"estimated"`` with the engine's estimates in keys of their own (never
+    ``value``, ``played`` or ``loss``, and never a mark): ``estimate`` (a dict: ``value``, the
+    position's estimate for the mover, ``depth``, ``seconds``, ``nodes``,
+    ``every_leaf_exact``), ``estimated_best`` (the pits the engine rates best),
+    ``estimate_played`` (its estimate of the move played, from the same search),
+    ``estimated_loss`` (``estimate["value"] - estimate_played``) and the ``reason`` no exact
+    value is given; or ``"beyond"`` with the ``reason`` alone (no estimate asked; every ply of
+    a bao game: bao has no tables).
     ``pandas.DataFrame(review.plies)`` is a table
     of a row a move; a review's ``progress`` callback is handed each of these dicts as its ply
     is answered. ``sides`` is South's summary then North's: ``played`` (moves), ``exact``
     (of those, with exact values), ``kept`` (of those, losing nothing), ``lost`` (seeds lost in
-    all) and ``first_change`` (the ply of the first move that changed the result, or ``None``).
+    all), ``first_change`` (the ply of the first move that changed the result, or ``None``),
+    ``estimated`` (moves with the engine's estimates instead) and ``estimated_lost`` (their
+    estimated losses summed: an estimate, apart from ``lost``).
     ``tables`` is the tables' kind (``None`` for bao); ``setup`` the game in full (``game``,
     every option, the start ``position`` and the ``moves``); ``record`` the game as a record
     (:class:`GameRecord`) with the review written into its comments.
@@ -840,14 +849,19 @@ class Tablebase:
         *,
         position: Optional[str] = None,
         search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS,
+        time: Optional[float] = _granary.REVIEW_TIME,
+        nodes: Optional[int] = None,
         progress: Optional[ReviewProgress] = None,
         **options,
     ) -> Review:
         """A game reviewed against perfect play: ``moves`` (pit numbers; bao: moves as
         written) played from ``position`` (or the start of the game ``options`` make: ``pits``,
         ``seeds``, ``rules``, ``sweep``, ...), every position before a move answered as
-        :meth:`query` answers it (``search_seconds`` likewise; a position it does not answer
-        is a ply whose ``answer`` is ``beyond``, with its ``reason``; every ply of bao).
+        :meth:`query` answers it (``search_seconds`` likewise). A position it does not answer
+        exactly is a ply whose ``answer`` is ``estimated``: the engine's estimates, searched
+        for ``time`` seconds a ply (0.3 by default; ``nodes=N`` for the same estimates on every
+        run), with the ``reason``; with ``time=0`` (or ``None``) and no ``nodes``, ``beyond``,
+        with its ``reason`` alone (every ply of bao).
         Returns :class:`Review`: a flat dict a move (``pandas.DataFrame(review.plies)``), each
         side's summary, and the game written back as a record.
 
@@ -871,6 +885,8 @@ class Tablebase:
             position,
             _moves(moves),
             _seconds("search_seconds", search_seconds),
+            _seconds("time", time),
+            _whole("nodes", nodes, low=1, high=2**64 - 1),
             _wrap_review_progress(progress),
         )
         return Review._from(_json.loads(d))
@@ -880,10 +896,13 @@ class Tablebase:
         record: Union["GameRecord", str],
         *,
         search_seconds: Optional[float] = _granary.DEFAULT_SEARCH_SECONDS,
+        time: Optional[float] = _granary.REVIEW_TIME,
+        nodes: Optional[int] = None,
         progress: Optional[ReviewProgress] = None,
     ) -> Review:
         """The game of ``record`` (a :class:`GameRecord` or its text) reviewed as
-        :meth:`review` reviews moves (``search_seconds`` and ``progress`` likewise);
+        :meth:`review` reviews moves (``search_seconds``, ``time``, ``nodes`` and ``progress``
+        likewise);
         :attr:`Review.record` is the record with the review in its comments (the player's own
         comments and tags kept)."""
         text = str(record) if isinstance(record, GameRecord) else record
@@ -893,6 +912,8 @@ class Tablebase:
             self.directory,
             text,
             _seconds("search_seconds", search_seconds),
+            _seconds("time", time),
+            _whole("nodes", nodes, low=1, high=2**64 - 1),
             _wrap_review_progress(progress),
         )
         return Review._from(_json.loads(d))

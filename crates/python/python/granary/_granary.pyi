@@ -8,6 +8,7 @@ class TableError(Exception):
 __version__: str
 DEFAULT_SEARCH_SECONDS: float
 DEFAULT_TIME: float
+REVIEW_TIME: float
 Options = dict  # {"game": str, "pits": int | None, "seeds": int | None, "rules": str | None, ...}
 Progress = Callable[[str, str], None]
 # A review's progress: (done, total, ply), the ply as JSON text.
@@ -28,18 +29,24 @@ def query(
     time: Optional[float],
     nodes: Optional[int],
 ) -> str: ...
+# JSON of a RecordReview; beyond the exact reach (with a time or nodes a ply) a ply is
+# `estimated`: the engine's `estimate`, `estimated_best`, `estimate_played`, `estimated_loss`.
 def review(
     directory: str,
     options: Options,
     position: Optional[str],
     moves: List[Union[int, str]],
     search_seconds: Optional[float],
+    time: Optional[float],
+    nodes: Optional[int],
     progress: Optional[ReviewProgress],
 ) -> str: ...
 def review_record(
     directory: str,
     text: str,
     search_seconds: Optional[float],
+    time: Optional[float],
+    nodes: Optional[int],
     progress: Optional[ReviewProgress],
 ) -> str: ...
 def record_read(text: str) -> str: ...

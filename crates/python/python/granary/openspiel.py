@@ -277,6 +277,8 @@ def review(
     tablebase: Union[granary.Tablebase, str, "os.PathLike[str]", None] = None,
     *,
     search_seconds: Optional[float] = granary._granary.DEFAULT_SEARCH_SECONDS,
+    time: Optional[float] = granary._granary.REVIEW_TIME,
+    nodes: Optional[int] = None,
     progress: Optional[granary.ReviewProgress] = None,
 ) -> granary.Review:
     """The moves of an OpenSpiel ``mancala`` or ``oware`` state's history reviewed against
@@ -287,9 +289,12 @@ def review(
     ``tablebase`` is a :class:`granary.Tablebase` or its directory; ``None`` is the directory
     the ``granary`` command reads by default (``$GRANARY_TABLES``, else ``data/tables``). The
     tables are read, not built: give the tables a :class:`GranaryBot` builds for the game (its
-    ``directory``). ``search_seconds`` is as for :meth:`granary.Tablebase.review`: a position
-    neither the tables nor a search that long answer is a ply whose ``answer`` is ``beyond``;
-    ``progress`` hears each ply as it is answered, as for :meth:`granary.Tablebase.review`.
+    ``directory``). ``search_seconds``, ``time`` and ``nodes`` are as for
+    :meth:`granary.Tablebase.review`: a position neither the tables nor a search that long
+    answer is a ply whose ``answer`` is ``estimated``, with the engine's estimates searched for
+    ``time`` seconds (or ``nodes`` nodes) a ply, never a value or a mark (``time=0``:
+    ``beyond``, no estimate); ``progress`` hears each ply as it is answered, as for
+    :meth:`granary.Tablebase.review`.
 
     :class:`ValueError` (one line) for another game, a history with a move by anyone but the
     two players (a chance or simultaneous node: these games have none), or a state granary
@@ -311,6 +316,8 @@ def review(
         name,
         [int(m) for m in game.moves],
         search_seconds=search_seconds,
+        time=time,
+        nodes=nodes,
         progress=progress,
         **options,
     )

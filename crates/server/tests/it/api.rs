@@ -2,7 +2,8 @@
 //! (the awari test position of Romein & Bal 2002; `docs/references.md`), the same answers as the
 //! library's query with what each move leads to, Kalah searched beyond small tables and kept,
 //! positions beyond the limits refused in a plain sentence, Bao's evaluations and proven start,
-//! games reviewed ply by ply as query answers each position, and every kind of bad input
+//! games reviewed ply by ply as query answers each position (above the tables, with the engine's
+//! estimates in fields of their own), and every kind of bad input
 //! answered 400 (a body too large 413) with a JSON error.
 
 use std::time::Duration;
@@ -1107,6 +1108,88 @@ fn bad_reviews_are_answered_with_a_json_error() {
             &json!("the record is not UTF-8 text")
         )
     );
+}
+
+/// An Oware game that starts above the tables (18 seeds over tables to 16) and captures below
+/// them at once: its first ply has the engine's estimates (within a node budget), labelled and
+/// never marked, in fields of their own; the plies after it are exact, as query answers them.
+#[test]
+fn a_review_above_the_tables_has_the_engines_estimates_there_and_exact_values_below() {
+    let mut config = granary_server::Config::new(server()._dir.path().to_path_buf());
+    config.timeout = Duration::from_secs(30);
+    config.review_estimate = Some(granary::estimate::Budget::Nodes(20_000));
+    let app = granary_server::router(&config);
+    // South's 6 sows into North's 1 and 2, making twos, and takes them: 14 seeds left.
+    let start = "2,2,2,2,2,2/1,1,1,1,1,1 0-0 S";
+    let mut moves = vec![6];
+    let mut position = get(&format!(
+        "/api/v1/show?game=oware&rules=awari&position={}&moves=6",
+        start.replace(' ', "%20")
+    ))
+    .1["position"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let mut answers = Vec::new();
+    for _ in 0..3 {
+        let (status, v) = get(&format!(
+            "/api/v1/query?game=oware&rules=awari&position={}",
+            position.replace(' ', "%20")
+        ));
+        assert_eq!(status, StatusCode::OK, "{v}");
+        let best = v["best"][0].as_u64().unwrap();
+        moves.push(best);
+        position = v["moves"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["move"] == best)
+            .unwrap()["position"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        answers.push(v);
+    }
+    let body = json!({ "game": "oware", "rules": "awari", "position": start, "moves": moves });
+    let request = Request::post("/api/v1/review")
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(body.to_string()))
+        .unwrap();
+    let (status, review) = send(&app, request).1;
+    assert_eq!(status, StatusCode::OK, "{review}");
+    let plies = review["plies"].as_array().unwrap();
+    let first = &plies[0];
+    assert_eq!(first["answer"], "estimated", "{first}");
+    assert!(
+        first["reason"].as_str().unwrap().contains("18 seeds"),
+        "{first}"
+    );
+    for key in [
+        "value", "played", "loss", "best", "result", "changed", "source",
+    ] {
+        assert!(first.get(key).is_none(), "{key}: {first}");
+    }
+    let value = first["estimate"]["value"].as_i64().unwrap();
+    let played = first["estimate_played"].as_i64().unwrap();
+    assert_eq!(first["estimated_loss"].as_i64(), Some(value - played));
+    assert!(value >= played, "{first}");
+    assert!(first["estimate"]["depth"].as_u64() >= Some(1), "{first}");
+    for (ply, v) in plies[1..].iter().zip(&answers) {
+        assert_eq!(ply["answer"], "exact", "{ply}");
+        assert_eq!((&ply["value"], &ply["best"]), (&v["value"], &v["best"]));
+        assert_eq!(ply["loss"], 0, "{ply}");
+    }
+    let south = &review["sides"][0];
+    assert_eq!(
+        (south["estimated"].as_u64(), south["exact"].as_u64()),
+        (Some(1), Some(1)),
+        "{review}"
+    );
+    assert_eq!(south["estimated_lost"], first["estimated_loss"]);
+    // Written back: the estimates in words, and the first move never marked.
+    let record = review["record"].as_str().unwrap();
+    assert!(record.contains("S6 {review: estimate: best "), "{record}");
+    assert!(!record.contains('?'), "{record}");
 }
 
 /// A Bao game is reviewed move by move, no ply with a value, each saying why; its record

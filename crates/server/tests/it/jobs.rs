@@ -1,10 +1,10 @@
 //! Reviews as jobs, in process: 202 with `Location`, reports that grow ply by ply to the
 //! library's own review, a second asking answered from the reviews kept, a cancel that stops
-//! the search and frees its slot, the bound on jobs (503), a job nobody asks about cancelled,
-//! and the job's faults answered 400 or 404; a review that waits for the search of its position
-//! led elsewhere and takes its answer; and table queries answered, right, while reviews hold
-//! every search slot and queue behind it (a load test that holds its load by a search left
-//! unfinished, not by timing). Every order is held by the job's own reports (`since` waits for
+//! the search (or the engine estimating a ply beyond the exact reach) and frees its slot, the
+//! bound on jobs (503), a job nobody asks about cancelled, and the job's faults answered 400 or
+//! 404; a review that waits for the search of its position led elsewhere and takes its answer;
+//! and table queries answered, right, while reviews hold every search slot and queue behind it
+//! (a load test that holds its load by a search left unfinished, not by timing). Every order is held by the job's own reports (`since` waits for
 //! a change), by a slot awaited or by a search's waiters counted, never by a sleep.
 
 use std::sync::{Arc, OnceLock};
@@ -49,7 +49,14 @@ struct Server {
 
 impl Server {
     fn new(max_jobs: usize) -> Server {
+        Server::estimating(max_jobs, None)
+    }
+
+    /// A server as [`Server::new`]'s, whose reviews estimate the plies beyond the exact reach
+    /// within `estimate` a ply.
+    fn estimating(max_jobs: usize, estimate: Option<granary::estimate::Budget>) -> Server {
         let mut config = granary_server::Config::new(tables().path().to_path_buf());
+        config.review_estimate = estimate;
         config.max_searches = 1;
         config.max_jobs = max_jobs;
         config.search_seconds = f64::INFINITY;
@@ -179,7 +186,7 @@ fn a_review_is_a_job_whose_plies_grow_to_the_librarys_review_then_kept() {
     )
     .unwrap();
     let library = tablebase
-        .review_record(&record, f64::INFINITY, &())
+        .review_record(&record, f64::INFINITY, None, &())
         .unwrap();
     let library = serde_json::to_value(library).unwrap();
     assert_eq!(done["result"], library);
@@ -274,6 +281,27 @@ fn a_cancelled_review_stops_its_search_and_frees_its_slot() {
         (StatusCode::OK, &json!("cancelled"), &json!(0))
     );
     assert_eq!(server.state.jobs.active(), 0);
+}
+
+#[test]
+fn a_cancelled_review_stops_the_engine_estimating_its_ply_and_frees_its_slot() {
+    // Oware(6,4) has no tables here: its first ply is estimated, for an hour unless cancelled.
+    let hour = granary::estimate::Budget::Time(Duration::from_secs(3600));
+    let server = Server::estimating(4, Some(hour));
+    let (headers, status, report) = server.review(&json!({ "game": "oware", "moves": [3] }), true);
+    assert_eq!(status, StatusCode::ACCEPTED, "{report}");
+    let location = headers[header::LOCATION].to_str().unwrap().to_string();
+    server.follow(&location, |r| r["state"] == "running");
+    // The review runs among the searches.
+    assert_eq!(server.state.searches.free(), 0);
+    let (status, cancelled) = server.delete(&location);
+    assert_eq!(status, StatusCode::OK, "{cancelled}");
+    server.slot_freed();
+    let (status, report) = server.get(&location);
+    assert_eq!(
+        (status, &report["state"], &report["done"]),
+        (StatusCode::OK, &json!("cancelled"), &json!(0))
+    );
 }
 
 #[test]
@@ -444,7 +472,7 @@ fn table_queries_are_answered_while_reviews_hold_every_search_slot_and_the_revie
         )
         .unwrap();
         let library = tablebase
-            .review_record(&record, f64::INFINITY, &())
+            .review_record(&record, f64::INFINITY, None, &())
             .unwrap();
         assert_eq!(
             done.last().unwrap()["result"],
