@@ -364,6 +364,9 @@ fn reviewed(
     if let Some(err) = watch.raised() {
         return Err(err);
     }
+    // A signal that came while no ply was told (or where it could not be handled) is raised
+    // now, in place of the answer.
+    py.check_signals()?;
     json(&answer.map_err(review_error)?)
 }
 
