@@ -1,8 +1,6 @@
 //! `granary show|perft|solve|play bao` as a user runs them.
 
 use crate::common::*;
-use std::io::Write;
-use std::process::Stdio;
 
 #[test]
 fn show_the_start_and_after_moves() {
@@ -137,19 +135,10 @@ fn bad_bao_input_is_one_line_and_exit_2() {
 
 #[test]
 fn a_person_plays_against_the_engine() {
-    let mut child = command(&["play", "bao", "--time", "0.05"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"x\nA5R\nmoves\nhint\nA6R\nundo\nA7L\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = with_input(
+        &["play", "bao", "--time", "0.05"],
+        "x\nA5R\nmoves\nhint\nA6R\nundo\nA7L\nquit\n",
+    );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("'x' is not a bao move"), "{text}");

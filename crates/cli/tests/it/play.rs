@@ -3,28 +3,13 @@
 //! person's moves scripted on stdin. The engine's budget is a time, so these tests check labels
 //! and that a game plays on, never a move or a time.
 
-use std::io::Write;
-use std::process::Stdio;
-
-use crate::common::{command, error};
+use crate::common::{error, with_input};
 
 /// `granary play args` with `input` on stdin, which must succeed: its stdout and stderr.
 fn play(args: &[&str], input: &str) -> (String, String) {
     let mut all = vec!["play"];
     all.extend_from_slice(args);
-    let mut child = command(&all)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = with_input(&all, input);
     let (stdout, stderr) = (
         String::from_utf8(out.stdout).unwrap(),
         String::from_utf8(out.stderr).unwrap(),

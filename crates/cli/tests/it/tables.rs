@@ -354,20 +354,10 @@ fn solve_small_games_and_play_against_perfect_play() {
     let q: serde_json::Value = serde_json::from_str(&q).unwrap();
     assert_eq!(v["value"], q["value"]);
     // A person: bad input is answered, hint and undo work, and the game can be left.
-    let mut child = command(&["play", "kalah", "--pits", "3", "--seeds", "2", "--dir", d])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    use std::io::Write;
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"x\n9\nhint\n2\nundo\n1\nquit\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
+    let out = with_input(
+        &["play", "kalah", "--pits", "3", "--seeds", "2", "--dir", d],
+        "x\n9\nhint\n2\nundo\n1\nquit\n",
+    );
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     assert!(text.contains("'x' is not a pit number"), "{text}");

@@ -21,6 +21,25 @@ pub fn command(args: &[&str]) -> Command {
     c
 }
 
+/// Runs `granary` with `args` as [`granary`] does, with `input` on its standard input.
+pub fn with_input(args: &[&str], input: &str) -> Output {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = command(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("runs");
+    child
+        .stdin
+        .take()
+        .expect("a pipe")
+        .write_all(input.as_bytes())
+        .expect("the input written");
+    child.wait_with_output().expect("runs")
+}
+
 /// A command that succeeds: its standard output.
 pub fn ok(args: &[&str]) -> String {
     let out = granary(args);
