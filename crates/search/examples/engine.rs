@@ -118,7 +118,7 @@ fn engine<'t, R: Rules + Clone>(
         .expect("an engine")
         .with_settings(Settings {
             quiescence,
-            all_moves: false,
+            ..Settings::default()
         })
 }
 

@@ -12,10 +12,13 @@
 //! Modes, each over layers `0..=K` of the game's 6-pit tables (Oware played to the last seed,
 //! [`granary_tables::TableKind::engine`]):
 //! - `engine:S`: the [`Engine`] at `S` seconds a move, one thread, a 64 MiB hash table cleared
-//!   before each position, the seed difference at its horizon;
+//!   before each position, the seed difference at its horizon; `engine:SxT` on `T` threads;
 //! - `learned:S`: the same with an evaluation learned from quiet boards of layers `K-7..=K`
 //!   (the tables the modes are given, none of the layers judged), as the shipped weights are
 //!   fitted ([`granary_search::engine::learned::fit`]); `learned-all:S` fitted on all boards;
+//!   `learned:SxT` and `learned-all:SxT` on `T` threads;
+//! - `depth:D` (`depth:DxT`): the engine with the seed difference searching to depth `D` (on
+//!   `T` threads): the median seconds are its time to that depth;
 //! - `estimate:D`: the move the tablebase chooses beyond its tables at depth `D`
 //!   (`Tablebase::choose` in the granary crate): each move worth its gain and the
 //!   [`Solver::estimate`] of the position it leads to at depth `D - 1`, the first best move
@@ -40,7 +43,7 @@ use granary_rules::pits::COMPILED_PITS;
 use granary_rules::{Game, Position, Rules, Side};
 use granary_search::engine::learned::{fit, random_board, training_set};
 use granary_search::solver::Worth;
-use granary_search::{Engine, Evaluation, Limits, Solver};
+use granary_search::{Engine, Evaluation, Limits, Settings, Solver};
 use granary_tables::TableSet;
 use granary_tables::probe::move_value;
 use rand_core::SeedableRng;
@@ -67,11 +70,16 @@ const USAGE: &str = "strength GAME DIR K LAYERS POSITIONS MODES... \
 /// How a move is chosen.
 #[derive(Clone, Copy, Debug)]
 enum Mode {
-    /// The engine at this many seconds a move, with the seed difference.
-    Engine(f64),
-    /// The engine at this many seconds a move, with the evaluation learned from layers
-    /// `K-7..=K` of the tables (the layers it is given): from quiet boards only if `true`.
-    Learned(f64, bool),
+    /// The engine at this many seconds a move on this many threads, with the seed
+    /// difference.
+    Engine(f64, usize),
+    /// The engine at this many seconds a move on this many threads, with the evaluation
+    /// learned from layers `K-7..=K` of the tables (the layers it is given): from quiet boards
+    /// only if `true`.
+    Learned(f64, usize, bool),
+    /// The engine to this depth on this many threads, with the seed difference: the time to
+    /// a depth, which says what threads buy.
+    Depth(u32, usize),
     /// The tablebase's estimate at this depth.
     Estimate(u32),
 }
@@ -79,10 +87,24 @@ enum Mode {
 impl Mode {
     fn parse(arg: &str) -> Mode {
         match arg.split_once(':') {
-            Some(("engine", s)) => Mode::Engine(s.parse().expect("engine:SECONDS")),
-            Some(("learned", s)) => Mode::Learned(s.parse().expect("learned:SECONDS"), true),
+            Some(("engine", s)) => {
+                let (s, t) = timed(s);
+                Mode::Engine(s, t)
+            }
+            Some(("learned", s)) => {
+                let (s, t) = timed(s);
+                Mode::Learned(s, t, true)
+            }
             Some(("learned-all", s)) => {
-                Mode::Learned(s.parse().expect("learned-all:SECONDS"), false)
+                let (s, t) = timed(s);
+                Mode::Learned(s, t, false)
+            }
+            Some(("depth", d)) => {
+                let (d, t) = d.split_once('x').unwrap_or((d, "1"));
+                Mode::Depth(
+                    d.parse().expect("depth:DEPTH"),
+                    t.parse().expect("THREADS, at least 1"),
+                )
             }
             Some(("estimate", d)) => Mode::Estimate(d.parse().expect("estimate:DEPTH")),
             _ => panic!("a mode is engine:SECONDS or estimate:DEPTH, not {arg}"),
@@ -91,11 +113,30 @@ impl Mode {
 
     fn name(self) -> String {
         match self {
-            Mode::Engine(s) => format!("engine:{s}"),
-            Mode::Learned(s, true) => format!("learned:{s}"),
-            Mode::Learned(s, false) => format!("learned-all:{s}"),
+            Mode::Engine(s, t) => format!("engine:{s}{}", threads(t)),
+            Mode::Learned(s, t, true) => format!("learned:{s}{}", threads(t)),
+            Mode::Learned(s, t, false) => format!("learned-all:{s}{}", threads(t)),
+            Mode::Depth(d, t) => format!("depth:{d}{}", threads(t)),
             Mode::Estimate(d) => format!("estimate:{d}"),
         }
+    }
+}
+
+/// `S` or `SxT`: seconds a move and threads (1 if not given).
+fn timed(arg: &str) -> (f64, usize) {
+    let (s, t) = arg.split_once('x').unwrap_or((arg, "1"));
+    (
+        s.parse().expect("SECONDS"),
+        t.parse().expect("THREADS, at least 1"),
+    )
+}
+
+/// How a mode's name shows its threads: nothing for one.
+fn threads(t: usize) -> String {
+    if t == 1 {
+        String::new()
+    } else {
+        format!("x{t}")
     }
 }
 
@@ -261,8 +302,15 @@ fn play<R: Rules + Clone>(
     samples: &[Sample],
 ) -> Vec<Played> {
     match mode {
-        Mode::Engine(seconds) | Mode::Learned(seconds, _) => {
-            let evaluation = if let Mode::Learned(_, quiet) = mode {
+        Mode::Engine(..) | Mode::Learned(..) | Mode::Depth(..) => {
+            let (limits, threads) = match mode {
+                Mode::Engine(s, t) | Mode::Learned(s, t, _) => {
+                    (Limits::time(Duration::from_secs_f64(s)), t)
+                }
+                Mode::Depth(d, t) => (Limits::depth(d), t),
+                Mode::Estimate(_) => unreachable!("matched above"),
+            };
+            let evaluation = if let Mode::Learned(_, _, quiet) = mode {
                 // Fitted on the layers the engine is given, none of those it is judged on.
                 let layers = horizon.saturating_sub(FITTED_LAYERS - 1)..=horizon;
                 let mut rng = SplitMix64::seed_from_u64(!SEED);
@@ -274,8 +322,11 @@ fn play<R: Rules + Clone>(
             };
             let engine = Engine::new(rules.clone(), Some((set, horizon)), HASH_MIB)
                 .expect("an engine")
-                .with_evaluation(evaluation);
-            let limits = Limits::time(Duration::from_secs_f64(seconds));
+                .with_evaluation(evaluation)
+                .with_settings(Settings {
+                    threads,
+                    ..Settings::default()
+                });
             samples
                 .iter()
                 .map(|s| {

@@ -7,7 +7,7 @@ use granary_rules::Position;
 ///
 /// The engine asks it only of positions beyond the tables whose game is not over, and holds
 /// its answer to `-n..=n` for the `n` seeds on the board (the range of every value).
-pub trait Evaluate {
+pub trait Evaluate: Sync {
     /// The estimated value of `pos` for the player to move: the net score of the seeds on the
     /// board, in `-n..=n` for its `n` seeds, on a board of `pits` pits a side.
     fn evaluate(&self, pos: &Position, pits: usize) -> i32;

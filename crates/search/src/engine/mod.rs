@@ -57,8 +57,18 @@
 //! A depth cut short is thrown away: the result is that of the last completed depth. Depth 1
 //! is completed whatever the budget, so a position with a legal move always gets one.
 //!
-//! One thread: the search is sequential (the hash table is the solver's lockless one, so a
-//! parallel search could share it later).
+//! # Threads
+//! With [`Settings::threads`] above 1, a search without a node budget is a "lazy SMP" search,
+//! as in chess programs: the calling thread deepens as above and decides the result alone;
+//! helper threads deepen the same position at the same time (every other helper a depth
+//! ahead, each with the root moves in its own rotation), reading and filling the one lockless
+//! hash table, so that the calling thread finds more of its subtrees searched. The helpers
+//! change no rule of the contract: an entry they store holds what their search proved, and a
+//! cutoff on it counts as the calling thread's own (proved, cyclic or borrowed alike); their
+//! results are not read but through the table, and they stop when the calling thread ends its
+//! deepening. The nodes reported are every thread's. Which entries the helpers leave is a
+//! matter of timing, so such a search is not repeatable node for node; with a node budget the
+//! search runs on one thread and is.
 //!
 //! # Files
 //! One concept a file: this one holds the [`Engine`], its settings, limits and result;
@@ -111,6 +121,12 @@ pub struct Settings {
     /// Every root move searched with a full window, so that each gets its score at every
     /// depth; otherwise moves after the best are bounds ([`crate::solver::Worth::AtMost`]).
     pub all_moves: bool,
+    /// Threads a search runs on (at least 1; 1 by default). With more, a search under a time
+    /// budget or the cancel alone (no node budget) has helper threads that deepen the same
+    /// position over the shared hash table (see "Threads" in the module documentation); a
+    /// search with a node budget runs on one thread whatever this says, so that it stays
+    /// deterministic.
+    pub threads: usize,
 }
 
 impl Default for Settings {
@@ -118,6 +134,7 @@ impl Default for Settings {
         Settings {
             quiescence: Quiescence::Captures,
             all_moves: false,
+            threads: 1,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Iterative deepening at the root: each depth's search of the root moves, in the previous
 //! depth's order, the result of the last completed depth, and its principal line.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -29,6 +30,69 @@ impl<R: Rules, E: Evaluate> Engine<'_, R, E> {
     /// terminal value, exact, at depth 0, and no move.
     pub fn analyse(&self, pos: &Position, limits: Limits) -> Analysis {
         let start = Instant::now();
+        let helpers = if limits.nodes.is_none() {
+            self.settings.threads.saturating_sub(1)
+        } else {
+            0
+        };
+        if helpers == 0 {
+            return self.deepen(pos, limits, start);
+        }
+        let halt = AtomicBool::new(false);
+        std::thread::scope(|scope| {
+            let halt = &halt;
+            let threads: Vec<_> = (1..=helpers)
+                .map(|k| scope.spawn(move || self.help(pos, limits, start, halt, k)))
+                .collect();
+            let mut analysis = self.deepen(pos, limits, start);
+            halt.store(true, Ordering::Relaxed);
+            for thread in threads {
+                // A helper that panicked searched nothing the result relies on: the calling
+                // thread's deepening decided it alone.
+                analysis.nodes += thread.join().unwrap_or(0);
+            }
+            analysis.seconds = start.elapsed().as_secs_f64();
+            analysis
+        })
+    }
+
+    /// A helper thread's deepening of `pos` ("Threads" in the module documentation), the
+    /// `k`-th: from depth 1, or 2 for every other helper, each depth's root moves in its own
+    /// rotation of the first order, until `halt`, the budget or the depth limit ends it; its
+    /// nodes.
+    fn help(
+        &self,
+        pos: &Position,
+        limits: Limits,
+        start: Instant,
+        halt: &AtomicBool,
+        k: usize,
+    ) -> u64 {
+        let mut s = Search::new(self, &limits, start).helper(halt);
+        let mut children = ArrayVec::new();
+        self.solver.children(pos, &mut children, false);
+        if children.is_empty() {
+            return 0;
+        }
+        let h = Search::<R, E>::hash(pos.board);
+        let hash_move = self.table.probe(pos.board, h).map_or(NO_MOVE, |e| e.best);
+        let mut order = Solver::<R>::order(&children, hash_move);
+        let turn = k % order.len();
+        order.rotate_left(turn);
+        let first = 1 + (k % 2) as u32;
+        for depth in first..=limits.depth.clamp(1, MAX_DEPTH) {
+            if self
+                .root_pass(&mut s, pos, &children, &order, depth)
+                .is_none()
+            {
+                break;
+            }
+        }
+        s.nodes
+    }
+
+    /// The deepening of [`Engine::analyse`] on the calling thread, begun at `start`.
+    fn deepen(&self, pos: &Position, limits: Limits, start: Instant) -> Analysis {
         let mut s = Search::new(self, &limits, start);
         let m = self.solver.rules().pits();
         let seeds = pos.board.seeds(m);

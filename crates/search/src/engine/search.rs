@@ -2,6 +2,7 @@
 //! alpha-beta with principal variation search and the hash table, the quiescence search at the
 //! horizon, repetitions on the current line, and the budgets that stop a search.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
 use arrayvec::ArrayVec;
@@ -59,6 +60,9 @@ pub(super) struct Search<'e, 't, R, E> {
     pub(super) verify: bool,
     /// The positions of the main search's current line, the root first.
     line: Vec<OnLine>,
+    /// A helper thread's signal that the calling thread has ended its search ("Threads" in the
+    /// module documentation); `None` for the calling thread.
+    halt: Option<&'e AtomicBool>,
 }
 
 impl<'e, 't, R: Rules, E: Evaluate> Search<'e, 't, R, E> {
@@ -77,7 +81,16 @@ impl<'e, 't, R: Rules, E: Evaluate> Search<'e, 't, R, E> {
             borrowed: 0,
             verify: false,
             line: Vec::with_capacity(128),
+            halt: None,
         }
+    }
+
+    /// A helper thread's search: stopped by `halt` as well as by the budget, and from its first
+    /// node (a helper owes no depth).
+    pub(super) fn helper(mut self, halt: &'e AtomicBool) -> Self {
+        self.halt = Some(halt);
+        self.stoppable = true;
+        self
     }
 
     #[inline]
@@ -98,7 +111,9 @@ impl<'e, 't, R: Rules, E: Evaluate> Search<'e, 't, R, E> {
 
     /// Whether the clock has run out or the cancel is set.
     pub(super) fn interrupted(&self) -> bool {
-        self.engine.cancel.is_cancelled() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.engine.cancel.is_cancelled()
+            || self.halt.is_some_and(|h| h.load(Ordering::Relaxed))
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// Whether the node budget is spent.

@@ -3,7 +3,7 @@
 //! depths; and what it must always do: legal moves and lines in every variant, the same result
 //! for the same node budget, the last completed depth when cancelled.
 
-use std::cell::Cell;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use granary_rules::{
     Board, Capture, Engine as GameRules, Game, OwareRules, Position, Rules, Side, Sweep,
@@ -128,6 +128,7 @@ fn exact_answers_above_the_engines_horizon_are_the_tables_values() {
         let settings = Settings {
             quiescence: Quiescence::Captures,
             all_moves,
+            ..Settings::default()
         };
         let (mut exact, mut total) = (0, 0);
         // Exact leaves make an exact answer whatever the evaluation at the cut-off.
@@ -179,6 +180,41 @@ fn exact_answers_above_the_engines_horizon_are_the_tables_values() {
     }
 }
 
+/// Helper threads fill the shared hash table while the calling thread deepens: whatever they
+/// leave there, an exact answer is the tables' value and every root move's score admits its
+/// value. Kalah above its horizon, every root move searched, deepened (no node budget, so the
+/// helpers run) until a depth is exact.
+#[test]
+fn helper_threads_change_no_exact_answer() {
+    for game in [KALAH_EMPTY, KALAH_STANDARD] {
+        let (_dir, set) = six_pit_tables(game, 12);
+        let rules = rules_of(&set);
+        let name = set.kind().name();
+        let settings = Settings {
+            all_moves: true,
+            threads: 3,
+            ..Settings::default()
+        };
+        let engine = Engine::new(rules.clone(), Some((&set, 9)), 16)
+            .unwrap()
+            .with_settings(settings)
+            .with_evaluation(Evaluation::for_game(game, 6));
+        for (i, pos) in positions(12, 12, 0x5DEE_CE66_D1CE_4E5B).iter().enumerate() {
+            let what = format!("{name} K=9 12 seeds #{i}, 3 threads");
+            engine.clear();
+            let a = engine.analyse(pos, Limits::default());
+            check_legal(&rules, pos, &a, &what);
+            assert!(a.exact, "{what}: a Kalah tree ends within the tables");
+            let truth = granary_tables::probe::position_value(&set, &rules, pos).unwrap();
+            assert_eq!(a.value, truth, "{what}");
+            for r in &a.moves {
+                let v = move_value(&set, &rules, pos, r.lane).unwrap();
+                assert_eq!(r.worth, Worth::Exact(v), "{what}: lane {}", r.lane);
+            }
+        }
+    }
+}
+
 #[test]
 fn exact_answers_above_the_tables_are_the_solvers_values() {
     for game in [KALAH_EMPTY, KALAH_STANDARD] {
@@ -216,6 +252,7 @@ fn shallow_depths_without_quiescence_are_the_solvers_estimate() {
         let settings = Settings {
             quiescence: Quiescence::Off,
             all_moves: false,
+            ..Settings::default()
         };
         for (i, pos) in positions(36, 20, 0x0123_4567_89AB_CDEF).iter().enumerate() {
             for depth in [1, 2] {
@@ -356,15 +393,14 @@ fn the_same_budget_gives_the_same_result() {
 /// The seed difference, setting a cancel at its `at`-th call: a cancel at a point of the
 /// search that does not depend on timing.
 struct CancelAt {
-    calls: Cell<u64>,
+    calls: AtomicU64,
     at: u64,
     cancel: Cancel,
 }
 
 impl Evaluate for CancelAt {
     fn evaluate(&self, pos: &Position, pits: usize) -> i32 {
-        self.calls.set(self.calls.get() + 1);
-        if self.calls.get() == self.at {
+        if self.calls.fetch_add(1, Ordering::Relaxed) + 1 == self.at {
             self.cancel.cancel();
         }
         SeedDifference.evaluate(pos, pits)
@@ -395,7 +431,7 @@ fn a_cancel_ends_with_the_last_completed_depth() {
         let reached = fresh().analyse(&pos, Limits::nodes(400_000));
         let cancel = Cancel::new();
         let mut engine = fresh().with_evaluation(CancelAt {
-            calls: Cell::new(0),
+            calls: AtomicU64::new(0),
             at: 20_000,
             cancel: cancel.clone(),
         });
