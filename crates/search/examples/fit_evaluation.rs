@@ -32,8 +32,10 @@ const TEST_SEED: u64 = 0x7E57_5EED;
 /// 6-pit board never has at 0.
 const RIDGE: f64 = 1e-6;
 
-/// Fitted on quiet boards only.
-const QUIET: bool = true;
+/// Fitted on every board, quiet or not: the engine given tables `0..=12` loses less with such a
+/// fit far above them than with one on quiet boards alone (`docs/benchmarks.md`), and as much
+/// just above them.
+const QUIET: bool = false;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -115,7 +117,7 @@ fn main() {
     let (lm, _) = error(&learned, &test, pits);
     println!();
     println!(
-        "/// {}: fitted on {} random quiet boards of layers {}..={} ({per_layer} a layer).\n\
+        "/// {}: fitted on {} random boards of layers {}..={} ({per_layer} a layer).\n\
          /// Mean absolute error {lm:.3} seeds on as many others; the seed difference's {sm:.3}.",
         kind.name(),
         train.len(),
