@@ -36,40 +36,66 @@ pub fn list(moves: &Moves, north: bool) -> String {
     }
 }
 
+/// Why a text is not a legal Bao move where it is played ([`find_move`]).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum BaoMoveError {
+    /// Text that is no Bao move at all.
+    #[error(transparent)]
+    Syntax(#[from] granary_bao::moves::MoveSyntaxError),
+    /// A pit of the side not to move (the case of its letter names the side).
+    #[error(
+        "{text} is a pit of {given}; {to_move} is to move (pits {})",
+        if *.to_move == Side::North { "a1..b8" } else { "A1..B8" }
+    )]
+    WrongSide {
+        text: String,
+        given: Side,
+        to_move: Side,
+    },
+    /// A move the rules allow whose turn never ends.
+    #[error("{text} never ends (an endless move), so it is not legal")]
+    Endless { text: String },
+    /// A move the rules do not allow here.
+    #[error("{text} is not legal here; legal: {legal}")]
+    Illegal {
+        text: String,
+        /// The legal moves written out, or `none`.
+        legal: String,
+    },
+}
+
 /// The legal move written `text` in `pos` with the position after it, or why it is not one.
 ///
 /// # Errors
-/// A message naming the move and, where it helps, the legal ones.
+/// Text that is no move, a pit of the side not to move, an endless move, a move the rules do
+/// not allow here (with the legal ones).
 pub fn find_move(
     rules: &BaoRules,
     pos: &BaoPosition,
     text: &str,
-) -> Result<(Move, BaoPosition), String> {
-    let parsed: MoveText = text
-        .parse()
-        .map_err(|e: granary_bao::moves::MoveSyntaxError| e.to_string())?;
+) -> Result<(Move, BaoPosition), BaoMoveError> {
+    let parsed: MoveText = text.parse()?;
     let north = north(pos);
     let moves = generate(rules, pos);
     if parsed.north != north {
-        return Err(format!(
-            "{text} is a pit of {}; {} is to move (pits {})",
-            if parsed.north { "North" } else { "South" },
-            pos.to_move,
-            if north { "a1..b8" } else { "A1..B8" }
-        ));
+        return Err(BaoMoveError::WrongSide {
+            text: text.to_string(),
+            given: pos.to_move.other(),
+            to_move: pos.to_move,
+        });
     }
     if let Some(found) = moves.legal.iter().find(|(m, _)| *m == parsed.mv) {
         return Ok(*found);
     }
     if moves.endless.contains(&parsed.mv) {
-        return Err(format!(
-            "{text} never ends (an endless move), so it is not legal"
-        ));
+        return Err(BaoMoveError::Endless {
+            text: text.to_string(),
+        });
     }
-    Err(format!(
-        "{text} is not legal here; legal: {}",
-        list(&moves, north)
-    ))
+    Err(BaoMoveError::Illegal {
+        text: text.to_string(),
+        legal: list(&moves, north),
+    })
 }
 
 /// Why the game is over for the player to move, if it is.
@@ -153,10 +179,10 @@ pub fn show<S: AsRef<str>>(
     let mut played = Vec::new();
     for (i, text) in moves.iter().enumerate() {
         let (mv, child) =
-            find_move(rules, &pos, text.as_ref().trim()).map_err(|reason| InputError::Move {
+            find_move(rules, &pos, text.as_ref().trim()).map_err(|e| InputError::Move {
                 number: i + 1,
                 pit: None,
-                reason,
+                reason: e.to_string(),
             })?;
         played.push(mv.text(north(&pos)));
         pos = child;

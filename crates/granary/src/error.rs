@@ -1,7 +1,8 @@
 //! What can go wrong, one enum a concern; every message names what is wrong and what to do.
 //!
 //! - [`InputError`]: a game, option, position or move that the caller got wrong (among them
-//!   [`CountsError`]: a position given as numbers that the packed board cannot hold);
+//!   [`CountsError`]: a position given as numbers that the packed board cannot hold;
+//!   [`NotForGame`]: options the game does not have);
 //! - [`DirectoryError`]: a table directory that is not there;
 //! - [`TableError`] (from `granary-tables`): a table file that is missing, foreign or corrupt;
 //! - [`BuildError`]: a build that cannot start or finish;
@@ -25,8 +26,9 @@ pub enum InputError {
         #[source]
         source: granary_rules::OptionError,
     },
-    #[error("{0}")]
-    NotForGame(String),
+    /// Options the game does not have, or a thing it does not do.
+    #[error(transparent)]
+    NotForGame(#[from] NotForGame),
     /// Pits a side that no board has.
     #[error(transparent)]
     Pits(#[from] granary_rules::PitsError),
@@ -49,6 +51,51 @@ pub enum InputError {
     },
     #[error("{0}")]
     Value(String),
+}
+
+/// Options given that the game does not have, or a thing asked of a game that it does not do;
+/// the message names the options ([`NotForGame::options`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NotForGame {
+    /// Bao's options given to Kalah or Oware.
+    #[error("nyumba, takasia and tax are bao options")]
+    BaoOptions,
+    /// Kalah's sweep given to Oware.
+    #[error("sweep is a kalah option; oware has none")]
+    SweepInOware,
+    /// A board's size or Kalah's sweep given to Bao.
+    #[error("pits and sweep are kalah/oware options; bao has a 4x8 board")]
+    BoardInBao,
+    /// Seeds a pit given to Bao.
+    #[error("seeds is a kalah/oware option; bao's start is set by its rules")]
+    SeedsInBao,
+    /// The nyumba's options given to Bao's rule set without one.
+    #[error("nyumba and tax are options of bao kiswahili/malawi; bao kujifunza has no nyumba")]
+    NyumbaInKujifunza,
+    /// Tables (a query, a review's values, a build) asked of Bao.
+    #[error(
+        "bao has no endgame tables, so no exact values to query or review; its commands are show, perft, solve and play"
+    )]
+    BaoTables,
+    /// A journal asked of an Oware solve.
+    #[error("journal: oware is solved from its tables, with no search to keep a journal of")]
+    OwareJournal,
+}
+
+impl NotForGame {
+    /// The options at fault, as the API names them (`nyumba`): the ones the message names;
+    /// none where the game itself is.
+    #[must_use]
+    pub const fn options(self) -> &'static [&'static str] {
+        match self {
+            NotForGame::BaoOptions => &["nyumba", "takasia", "tax"],
+            NotForGame::SweepInOware => &["sweep"],
+            NotForGame::BoardInBao => &["pits", "sweep"],
+            NotForGame::SeedsInBao => &["seeds"],
+            NotForGame::NyumbaInKujifunza => &["nyumba", "tax"],
+            NotForGame::BaoTables | NotForGame::OwareJournal => &[],
+        }
+    }
 }
 
 /// A variant error in words that name the option (`pits`, `seeds`) rather than a flag.

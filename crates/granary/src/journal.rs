@@ -77,9 +77,7 @@ pub fn binding(game: &Mancala) -> String {
 pub(crate) fn kalah_rules(game: &Mancala) -> Result<Kalah, InputError> {
     match game.variant.game {
         Game::Kalah { capture, sweep } => Ok(Kalah::new(game.variant.pits, capture, sweep)),
-        Game::Oware { .. } => Err(InputError::NotForGame(
-            "journal: oware is solved from its tables, with no search to keep a journal of".into(),
-        )),
+        Game::Oware { .. } => Err(crate::error::NotForGame::OwareJournal.into()),
     }
 }
 

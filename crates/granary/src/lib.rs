@@ -114,7 +114,9 @@ pub mod worth;
 pub use build::{BuildReport, BuildSettings, build, build_on};
 pub use choose::{Choice, ChoiceSource};
 pub use compress::{LayerCompressed, compress};
-pub use error::{BuildError, DirectoryError, Error, InputError, SolveError, TableError};
+pub use error::{
+    BuildError, DirectoryError, Error, InputError, NotForGame, SolveError, TableError,
+};
 pub use estimate::{Estimate, EstimatedMove, EstimatedValue};
 pub use game::{AnyGame, BaoPosition, GameMove, GameName, Mancala, Setup};
 /// The most seeds on the board a table layer holds.

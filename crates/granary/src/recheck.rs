@@ -5,6 +5,8 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use granary_rules::notation::format_position;
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::SplitMix64;
 use serde::Serialize;
 
 use crate::error::{Error, SolveError};
@@ -60,12 +62,7 @@ pub fn recheck(
         granary_search::journal::read(&pick.journal, &binding(game)).map_err(SolveError::from)?;
     let mut positions: Vec<_> = contents.merged().into_iter().collect();
     positions.sort_by_key(|&(board, _)| board.0);
-    let mut state = seed;
-    let mut picked = Vec::new();
-    while picked.len() < count && !positions.is_empty() {
-        let i = (splitmix(&mut state) % positions.len() as u64) as usize;
-        picked.push(positions.swap_remove(i));
-    }
+    let mut picked = pick_some(positions, count, seed);
     let pits = game.variant.pits;
     picked.sort_by_key(|&(board, _)| (board.seeds(pits), board.0));
     let seeds = game.position.board.seeds(pits);
@@ -98,11 +95,38 @@ pub fn recheck(
     })
 }
 
-/// splitmix64: the next of a reproducible sequence of random numbers.
-fn splitmix(state: &mut u64) -> u64 {
-    *state = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = *state;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
+/// `count` of `positions` (all, if fewer) chosen at random by `seed`: each the one at a
+/// SplitMix64 draw modulo the positions left, swapped out.
+fn pick_some<T>(mut positions: Vec<T>, count: usize, seed: u64) -> Vec<T> {
+    let mut rng = SplitMix64::seed_from_u64(seed);
+    let mut picked = Vec::new();
+    while picked.len() < count && !positions.is_empty() {
+        let i = (rng.next_u64() % positions.len() as u64) as usize;
+        picked.push(positions.swap_remove(i));
+    }
+    picked
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The picks a seed gives stay what they were: SplitMix64's own sequence (seed 0 draws
+    /// 0xe220a8397b1dcdaf first, as its reference implementation does).
+    #[test]
+    fn a_seed_picks_as_splitmix64_draws() {
+        let mut rng = SplitMix64::seed_from_u64(0);
+        let first: Vec<u64> = (0..3).map(|_| rng.next_u64()).collect();
+        assert_eq!(
+            first,
+            [
+                0xe220_a839_7b1d_cdaf,
+                0x6e78_9e6a_a1b9_65f4,
+                0x06c4_5d18_8009_454f
+            ]
+        );
+        // 10 positions, seed 7: the draws modulo 10, 9, 8 pick these.
+        assert_eq!(pick_some((0..10).collect(), 3, 7), [7, 6, 2]);
+        assert_eq!(pick_some((0..2).collect(), 5, 7).len(), 2);
+    }
 }

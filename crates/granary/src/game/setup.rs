@@ -11,7 +11,7 @@ use granary_tables::TableKind;
 
 use super::catalogue::{DEFAULT_PITS, DEFAULT_SEEDS, GameName};
 use super::counts::Counts;
-use crate::error::InputError;
+use crate::error::{InputError, NotForGame};
 
 pub use granary_bao::Position as BaoPosition;
 
@@ -154,9 +154,7 @@ impl Setup {
     /// An option the game does not have or a value it does not know, or Bao.
     pub fn mancala_game(&self, game: GameName) -> Result<Game, InputError> {
         if self.bao_only_given() {
-            return Err(InputError::NotForGame(
-                "nyumba, takasia and tax are bao options".into(),
-            ));
+            return Err(NotForGame::BaoOptions.into());
         }
         let rules = self.rules.as_deref();
         Ok(match game {
@@ -166,20 +164,14 @@ impl Setup {
             },
             GameName::Oware => {
                 if self.sweep.is_some() {
-                    return Err(InputError::NotForGame(
-                        "sweep is a kalah option; oware has none".into(),
-                    ));
+                    return Err(NotForGame::SweepInOware.into());
                 }
                 Game::Oware {
                     rules: choose("rules", rules, OwareRules::ALL[0])?,
                 }
             }
             GameName::Bao => {
-                return Err(InputError::NotForGame(
-                    "bao has no endgame tables, so no exact values to query or review; its \
-                     commands are show, perft, solve and play"
-                        .into(),
-                ));
+                return Err(NotForGame::BaoTables.into());
             }
         })
     }
@@ -242,24 +234,17 @@ impl Setup {
     /// An option Bao does not have, or a value it does not know.
     pub fn bao_rules(&self) -> Result<BaoRules, InputError> {
         if self.pits.is_some() || self.sweep.is_some() {
-            return Err(InputError::NotForGame(
-                "pits and sweep are kalah/oware options; bao has a 4x8 board".into(),
-            ));
+            return Err(NotForGame::BoardInBao.into());
         }
         if self.seeds.is_some() {
-            return Err(InputError::NotForGame(
-                "seeds is a kalah/oware option; bao's start is set by its rules".into(),
-            ));
+            return Err(NotForGame::SeedsInBao.into());
         }
         let mut rules = BaoRules::new(choose("rules", self.rules.as_deref(), Start::ALL[0])?);
         rules.nyumba = choose("nyumba", self.nyumba.as_deref(), rules.nyumba)?;
         rules.takasia = choose("takasia", self.takasia.as_deref(), rules.takasia)?;
         rules.tax = choose("tax", self.tax.as_deref(), rules.tax)?;
         if !rules.has_nyumba() && (self.nyumba.is_some() || self.tax.is_some()) {
-            return Err(InputError::NotForGame(
-                "nyumba and tax are options of bao kiswahili/malawi; bao kujifunza has no nyumba"
-                    .into(),
-            ));
+            return Err(NotForGame::NyumbaInKujifunza.into());
         }
         Ok(rules)
     }

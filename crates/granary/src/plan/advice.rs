@@ -39,7 +39,8 @@ pub fn advice(
     let build = build(game, present, machine, model);
     if !searched_above_tables(kind.game) {
         return match build {
-            Ok((text, _)) | Err(text) => text,
+            Ok((text, _)) => text,
+            Err(why) => why.to_string(),
         };
     }
     if search_answers(seeds).is_err() {
@@ -111,6 +112,47 @@ pub fn advised_build(
         .map(|_| build_command(kind, game.position.board.seeds(kind.pits)))
 }
 
+/// Why no build of a game's missing layers is advised, in words a user can follow.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+enum NoBuild {
+    /// More seeds on the board than tables hold (`oware`: answered from tables alone).
+    #[error(
+        "tables hold at most {limit} seeds on the board{}",
+        if *.oware { ", and oware is answered from tables alone" } else { "" }
+    )]
+    TooManySeeds { limit: u32, oware: bool },
+    /// The layers and the build's scratch files need more disk than is free.
+    #[error(
+        "{tables} tables up to {seeds} seeds need {} more on disk{} and {} is free: more than \
+         this machine holds",
+        human_bytes(*.layers),
+        with_scratch(*.layers, *.scratch),
+        human_bytes(*.free)
+    )]
+    Disk {
+        tables: String,
+        seeds: u32,
+        /// Bytes of the layers.
+        layers: u64,
+        /// Bytes of the build's scratch files at most.
+        scratch: u64,
+        /// Bytes free on the disk.
+        free: u64,
+    },
+}
+
+/// ` (2.1 GB with the build's scratch files)` where the build has scratch files.
+fn with_scratch(layers: u64, scratch: u64) -> String {
+    if scratch > 0 {
+        format!(
+            " ({} with the build's scratch files)",
+            human_bytes(layers.saturating_add(scratch))
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// The build of `game`'s missing layers up to its seeds, in words, and its estimated seconds,
 /// where the free disk (less its margin) holds it: the layers and the scratch files that the
 /// build's own disk check counts with this machine's default memory
@@ -120,37 +162,28 @@ fn build(
     present: Option<u32>,
     machine: &Machine,
     model: &CostModel,
-) -> Result<(String, f64), String> {
+) -> Result<(String, f64), NoBuild> {
     let kind = game.kind();
     let seeds = game.position.board.seeds(kind.pits);
     let limit = granary_index::MAX_LAYER_SEEDS;
     if seeds > limit {
-        return Err(match kind.game {
-            Game::Oware { .. } => format!(
-                "tables hold at most {limit} seeds on the board, and oware is answered from \
-                 tables alone"
-            ),
-            Game::Kalah { .. } => format!("tables hold at most {limit} seeds on the board"),
+        return Err(NoBuild::TooManySeeds {
+            limit,
+            oware: matches!(kind.game, Game::Oware { .. }),
         });
     }
     let from = present.map_or(0, |p| p + 1);
     let tables = layers_bytes(kind, from, seeds);
     let scratch =
         MemoryPlan::most_scratch_bytes(kind, from..=seeds, build_memory(machine), true, 1);
-    let needed = tables.saturating_add(scratch);
-    if needed > Limits::of(machine, 0).disk {
-        let with_scratch = if scratch > 0 {
-            format!(" ({} with the build's scratch files)", human_bytes(needed))
-        } else {
-            String::new()
-        };
-        return Err(format!(
-            "{} tables up to {seeds} seeds need {} more on disk{with_scratch} and {} is free: \
-             more than this machine holds",
-            kind.name(),
-            human_bytes(tables),
-            human_bytes(machine.free_disk)
-        ));
+    if tables.saturating_add(scratch) > Limits::of(machine, 0).disk {
+        return Err(NoBuild::Disk {
+            tables: kind.name(),
+            seeds,
+            layers: tables,
+            scratch,
+            free: machine.free_disk,
+        });
     }
     let seconds = model.build_seconds(kind, from, seeds, machine.cores);
     Ok((

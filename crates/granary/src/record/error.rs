@@ -1,5 +1,6 @@
 //! Why a text is not a game record: one line naming the line and the column.
 
+use super::MoveFault;
 use crate::error::InputError;
 
 /// A text that is not a record, where it goes wrong (`line 3, column 7: ...`).
@@ -38,13 +39,14 @@ pub enum RecordErrorKind {
         source: InputError,
     },
     /// A move that cannot be played where it stands.
-    #[error("ply {ply}, '{text}': {reason}")]
+    #[error("ply {ply}, '{text}': {source}")]
     Move {
         /// 1 for the first move of the record.
         ply: usize,
         /// The move as written.
         text: String,
-        reason: String,
+        #[source]
+        source: MoveFault,
     },
 }
 

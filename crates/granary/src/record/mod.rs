@@ -37,7 +37,8 @@
 //! - `read`: the text to a record ([`GameRecord::read`]);
 //! - `write`: a record to its text (`Display`), and a review written back into its comments
 //!   ([`GameRecord::with_review`]);
-//! - `replay`: moves checked one after the other, for any game;
+//! - `replay`: moves checked one after the other, for any game ([`MoveFault`]: why one cannot
+//!   be played);
 //! - `error`: why a text is not a record ([`RecordError`]).
 
 mod error;
@@ -50,6 +51,7 @@ use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 
 pub use error::{RecordError, RecordErrorKind};
+pub use replay::MoveFault;
 
 use crate::error::InputError;
 use crate::game::{AnyGame, GameMove, GameName, Setup};
@@ -151,7 +153,7 @@ impl Tag {
     }
 }
 
-/// A move's mark: a judgement written beside it.
+/// A move's mark: a judgement written beside it. In JSON as written (`"??"`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Mark {
     /// `!`
@@ -190,6 +192,12 @@ impl Mark {
             Mark::Interesting => "!?",
             Mark::Dubious => "?!",
         }
+    }
+}
+
+impl Serialize for Mark {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.text())
     }
 }
 
@@ -396,7 +404,7 @@ impl Serialize for RecordMove {
         let mut m = s.serialize_struct("RecordMove", 4)?;
         m.serialize_field("side", self.side.name())?;
         m.serialize_field("move", &self.mv)?;
-        m.serialize_field("mark", &self.mark.map(Mark::text))?;
+        m.serialize_field("mark", &self.mark)?;
         m.serialize_field("comments", &self.comments)?;
         m.end()
     }

@@ -245,25 +245,23 @@ fn resolve(tags: &[TagRead], end: At) -> Result<AnyGame, RecordError> {
     })
 }
 
-/// The tag whose value an error of the game's setup is about: the option it names, the
-/// position, or the first tag the message names.
+/// The tag whose value an error of the game's setup is about, as the error says: the option
+/// it names, the position, the pits or seeds, the first of the options the game does not have;
+/// none (the Game tag is blamed) where the game itself is at fault.
 fn culprit<'t>(err: &InputError, tags: &'t [TagRead]) -> Option<&'t TagRead> {
+    use granary_rules::VariantError;
     let named = |t: Tag| tags.iter().find(|r| r.tag == t);
     match err {
         InputError::Option { option, .. } => Tag::named(option).and_then(named),
         InputError::Position(_) | InputError::BaoPosition(_) | InputError::Counts(_) => {
             named(Tag::Position)
         }
-        InputError::Pits(_) => named(Tag::Pits),
-        _ => {
-            let message = err.to_string();
-            tags.iter().filter(|r| r.tag != Tag::Game).find(|r| {
-                let name = r.tag.name().to_ascii_lowercase();
-                message
-                    .split(|ch: char| !ch.is_ascii_alphanumeric())
-                    .any(|w| w == name)
-            })
-        }
+        InputError::Pits(_) | InputError::Variant(VariantError::Pits(_)) => named(Tag::Pits),
+        InputError::Variant(VariantError::Seeds { .. }) => named(Tag::Seeds),
+        InputError::NotForGame(not) => tags
+            .iter()
+            .find(|r| not.options().iter().any(|o| Tag::named(o) == Some(r.tag))),
+        InputError::Game(_) | InputError::Move { .. } | InputError::Value(_) => None,
     }
 }
 
@@ -313,13 +311,13 @@ impl GameRecord {
                 Some(_) => {
                     let word = word(&mut c);
                     let (text, mark) = split_mark(&word);
-                    let (side, mv) = replay.play(text).map_err(|f| {
+                    let (side, mv) = replay.play(text).map_err(|source| {
                         fault(
                             at,
                             RecordErrorKind::Move {
                                 ply: moves.len() + 1,
                                 text: word.clone(),
-                                reason: f.to_string(),
+                                source,
                             },
                         )
                     })?;

@@ -4,7 +4,9 @@
 
 use granary_rules::MoveError;
 
+use crate::bao::BaoMoveError;
 use crate::error::Error;
+use crate::game::{GameMove, GameName};
 
 /// What stops a review; the message names the ply and the move.
 #[derive(Debug, thiserror::Error)]
@@ -20,11 +22,24 @@ pub enum ReviewError {
         source: MoveError,
     },
     /// A Bao move that cannot be played where it stands in the game.
-    #[error("ply {ply}: move {mv} cannot be played: {reason}")]
+    #[error("ply {ply}: move {mv} cannot be played: {source}")]
     IllegalBao {
         ply: usize,
         mv: String,
-        reason: String,
+        #[source]
+        source: BaoMoveError,
+    },
+    /// A move written as another game's: Bao's move text in Kalah or Oware, a pit number in
+    /// Bao.
+    #[error(
+        "ply {ply}: move {mv} cannot be played: a move of {game} is {}",
+        if *.game == GameName::Bao { "written as A6R, b2L, ..." } else { "a pit number" }
+    )]
+    MoveOfAnotherGame {
+        ply: usize,
+        mv: GameMove,
+        /// The game reviewed.
+        game: GameName,
     },
     /// The position before the move could not be answered (tables missing or damaged, a failed
     /// search).
@@ -60,4 +75,22 @@ pub enum ReviewError {
         played: i32,
         after: i32,
     },
+}
+
+impl ReviewError {
+    /// Whether the game given is at fault (a move that cannot be played, or a position
+    /// answered only for input at fault), rather than the tables, the machine or a cancel: a
+    /// front end's 400 or `ValueError`.
+    #[must_use]
+    pub fn is_input(&self) -> bool {
+        match self {
+            ReviewError::Illegal { .. }
+            | ReviewError::IllegalBao { .. }
+            | ReviewError::MoveOfAnotherGame { .. } => true,
+            ReviewError::Answer { source, .. } => source.is_input(),
+            ReviewError::Cancelled { .. }
+            | ReviewError::Unvalued { .. }
+            | ReviewError::Inconsistent { .. } => false,
+        }
+    }
 }

@@ -268,10 +268,10 @@ impl Tablebase {
                     .iter()
                     .enumerate()
                     .map(|(i, mv)| {
-                        mv.pit().ok_or_else(|| ReviewError::IllegalBao {
+                        mv.pit().ok_or_else(|| ReviewError::MoveOfAnotherGame {
                             ply: i + 1,
-                            mv: mv.to_string(),
-                            reason: "a move of this game is a pit number".into(),
+                            mv: mv.clone(),
+                            game: game.name(),
                         })
                     })
                     .collect::<Result<Vec<usize>, ReviewError>>()?;
@@ -300,15 +300,19 @@ fn bao(
     let mut plies = Vec::with_capacity(moves.len());
     let mut sides = [SideSummary::default(), SideSummary::default()];
     for (i, mv) in moves.iter().enumerate() {
-        let illegal = |reason: String| ReviewError::IllegalBao {
-            ply: i + 1,
-            mv: mv.to_string(),
-            reason,
-        };
         let GameMove::Bao(text) = mv else {
-            return Err(illegal("a move of bao is written as A6R, b2L, ...".into()));
+            return Err(ReviewError::MoveOfAnotherGame {
+                ply: i + 1,
+                mv: mv.clone(),
+                game: crate::GameName::Bao,
+            });
         };
-        let (played, child) = crate::bao::find_move(rules, &pos, text).map_err(illegal)?;
+        let (played, child) =
+            crate::bao::find_move(rules, &pos, text).map_err(|source| ReviewError::IllegalBao {
+                ply: i + 1,
+                mv: text.clone(),
+                source,
+            })?;
         let entry = Ply {
             ply: i + 1,
             side: pos.to_move,

@@ -1,121 +1,109 @@
 //! Game records: what is written reads back the same over random games of every variant (with
-//! random marks, comments and tags), a hand-written record reads as meant, each bad record is
-//! refused with one line naming its line and column, and a review written back reads again.
+//! random marks, comments and tags), a hand-written record reads as meant, and each bad record
+//! is refused with one line naming its line and column (the tag to blame is the one the error
+//! is about).
 
 use granary::bao::generate;
 use granary::game::GameMove;
-use granary::record::{GameRecord, Mark, RecordErrorKind, Tag};
-use granary::{AnyGame, GameName, Record, Setup, Side, Status, Tablebase};
+use granary::record::{GameRecord, Mark, MoveFault, RecordErrorKind, Tag};
+use granary::{AnyGame, GameName, Record, Setup, Side, Status};
+use proptest::collection::vec;
+use proptest::option;
 use proptest::prelude::*;
+use proptest::sample::{Index, select};
 
-/// A small generator of choices from one seed (the games are drawn from it, so a failing seed
-/// replays).
-struct Draw(u64);
+/// Pieces of text a person may write: braces, quotes, backslashes, line breaks and letters
+/// beyond ASCII.
+static PIECES: [&str; 14] = [
+    "a", "good", " ", "}", "{", "\\", "\"", "]", "[", "é", "ñandú", "S3", "\n", "\t",
+];
 
-impl Draw {
-    fn next(&mut self) -> u64 {
-        // SplitMix64.
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn chance(&mut self, one_in: usize) -> bool {
-        self.below(one_in) == 0
-    }
-
-    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
-        &items[self.below(items.len())]
-    }
-
-    /// Text of any characters a person may write: braces, quotes, backslashes, line breaks
-    /// (`one_line`: none of those control characters) and letters beyond ASCII.
-    fn text(&mut self, one_line: bool) -> String {
-        const PIECES: [&str; 14] = [
-            "a", "good", " ", "}", "{", "\\", "\"", "]", "[", "é", "ñandú", "S3", "\n", "\t",
-        ];
-        let n = self.below(6);
-        (0..n)
-            .map(|_| *self.pick(&PIECES))
+/// Text of up to 5 pieces (`one_line`: none of the control characters).
+fn text(one_line: bool) -> impl Strategy<Value = String> {
+    vec(select(&PIECES[..]), 0..6).prop_map(move |pieces| {
+        pieces
+            .into_iter()
             .filter(|p| !one_line || !p.chars().any(char::is_control))
             .collect()
-    }
+    })
 }
 
-/// Options of a random variant of `game`, some given and some left to their defaults.
-fn random_setup(d: &mut Draw, game: GameName) -> Setup {
-    let mut setup = Setup::default();
+/// Options of a variant of `game`, each given or left to its default.
+fn setup(game: GameName) -> BoxedStrategy<Setup> {
     match game {
         GameName::Kalah | GameName::Oware => {
-            if d.chance(2) {
-                setup.pits = Some(1 + d.below(6));
-            }
-            if d.chance(2) {
-                setup.seeds = Some(1 + d.below(4) as u32);
-            }
-            if d.chance(4) {
-                setup.seeds = setup.seeds.or(Some(4));
-                setup.pits = setup.pits.or(Some(6));
-            }
-            let rules: &[&str] = if game == GameName::Kalah {
-                &["empty", "standard"]
+            let rules = if game == GameName::Kalah {
+                vec!["empty", "standard"]
             } else {
-                &["abapa", "awari"]
+                vec!["abapa", "awari"]
             };
-            if d.chance(2) {
-                setup.rules = Some(d.pick(rules).to_string());
-            }
-            if game == GameName::Kalah && d.chance(2) {
-                setup.sweep = Some(d.pick(&["owner", "emptied"]).to_string());
-            }
+            (
+                option::of(1..=6usize),
+                option::of(1..=4u32),
+                option::of(select(rules)),
+                option::of(select(vec!["owner", "emptied"])),
+            )
+                .prop_map(move |(pits, seeds, rules, sweep)| Setup {
+                    pits,
+                    seeds,
+                    rules: rules.map(String::from),
+                    sweep: sweep.filter(|_| game == GameName::Kalah).map(String::from),
+                    ..Setup::default()
+                })
+                .boxed()
         }
-        GameName::Bao => {
-            let rules = *d.pick(&["kiswahili", "kujifunza", "malawi"]);
-            setup.rules = Some(rules.into());
-            if d.chance(2) {
-                setup.takasia = Some(d.pick(&["kiba", "off"]).to_string());
-            }
-            if rules != "kujifunza" && d.chance(2) {
-                setup.nyumba = Some(d.pick(&["emptied", "below6", "namua"]).to_string());
-            }
-            if rules != "kujifunza" && d.chance(2) {
-                setup.tax = Some(d.pick(&["last-resort", "always"]).to_string());
-            }
-        }
+        GameName::Bao => (
+            select(vec!["kiswahili", "kujifunza", "malawi"]),
+            option::of(select(vec!["kiba", "off"])),
+            option::of(select(vec!["emptied", "below6", "namua"])),
+            option::of(select(vec!["last-resort", "always"])),
+        )
+            .prop_map(|(rules, takasia, nyumba, tax)| {
+                // Kujifunza has no nyumba, and so no nyumba options.
+                let nyumba_options = rules != "kujifunza";
+                Setup {
+                    rules: Some(rules.into()),
+                    takasia: takasia.map(String::from),
+                    nyumba: nyumba.filter(|_| nyumba_options).map(String::from),
+                    tax: tax.filter(|_| nyumba_options).map(String::from),
+                    ..Setup::default()
+                }
+            })
+            .boxed(),
     }
-    setup
 }
 
-/// Legal moves of a random game of `any` from its start, up to `limit` plies or the end.
-fn random_moves(d: &mut Draw, any: &AnyGame, limit: usize) -> Vec<GameMove> {
+/// Legal moves of a game of `any` from its start, up to the end: `choose(n)` picks one of the
+/// `n` legal moves at each ply (`None`: the game stops there).
+pub fn play_choices(
+    any: &AnyGame,
+    mut choose: impl FnMut(usize) -> Option<usize>,
+) -> Vec<GameMove> {
     let mut moves = Vec::new();
     match any {
         AnyGame::Mancala(m) => {
             let engine = m.variant.engine();
             let mut record = Record::new(&engine, m.position);
-            while moves.len() < limit && record.status() == Status::Ongoing {
+            while record.status() == Status::Ongoing {
                 let legal: Vec<usize> = (1..=m.variant.pits)
                     .filter(|&p| record.clone().play(p).is_ok())
                     .collect();
-                let pit = *d.pick(&legal);
-                record.play(pit).unwrap();
-                moves.push(GameMove::Pit(pit));
+                let Some(i) = choose(legal.len()) else { break };
+                record.play(legal[i]).unwrap();
+                moves.push(GameMove::Pit(legal[i]));
             }
         }
         AnyGame::Bao(rules, start) => {
             let mut pos = *start;
-            while moves.len() < limit {
+            loop {
                 let legal = generate(rules, &pos);
                 if legal.legal.is_empty() || pos.front_seeds(pos.to_move) == 0 {
                     break;
                 }
-                let (mv, child) = *d.pick(&legal.legal);
+                let Some(i) = choose(legal.legal.len()) else {
+                    break;
+                };
+                let (mv, child) = legal.legal[i];
                 moves.push(GameMove::Bao(mv.text(pos.to_move == Side::North)));
                 pos = child;
             }
@@ -124,41 +112,80 @@ fn random_moves(d: &mut Draw, any: &AnyGame, limit: usize) -> Vec<GameMove> {
     moves
 }
 
-/// A random record of `game`: a random variant, perhaps a start after some moves, a random
-/// game, marks, comments and tags.
-fn random_record(seed: u64, game: GameName) -> GameRecord {
-    let mut d = Draw(seed);
-    let setup = random_setup(&mut d, game);
-    let start = setup.any(game, None).unwrap();
-    let position = if d.chance(3) {
-        let n = 1 + d.below(6);
-        let lead = random_moves(&mut d, &start, n);
-        Some(replayed(&start, &lead).position_text())
-    } else {
-        None
-    };
-    let any = setup.any(game, position.as_deref()).unwrap();
-    let n = d.below(40);
-    let moves = random_moves(&mut d, &any, n);
-    let mut record = GameRecord::new(game, &setup, position.as_deref(), &moves).unwrap();
-    for _ in 0..d.below(3) {
-        let tag = *d.pick(&[Tag::Event, Tag::Site, Tag::Date, Tag::South, Tag::North]);
-        let value = d.text(true);
-        record.set_tag(tag, &value).unwrap();
-    }
-    for _ in 0..d.below(3) {
-        let text = d.text(false);
-        record.comments.push(text);
-    }
-    for mv in record.moves_mut() {
-        if d.chance(4) {
-            mv.mark = Some(*d.pick(&Mark::ALL));
+/// The moves `choices` pick from `any`'s start: each choice taken modulo the legal moves, the
+/// game as long as the choices or to its end.
+pub fn chosen_moves(any: &AnyGame, choices: &[Index]) -> Vec<GameMove> {
+    let mut choices = choices.iter();
+    play_choices(any, |n| choices.next().map(|c| c.index(n)))
+}
+
+/// A record as drawn: a variant, perhaps a start some moves in, the moves, tags, comments, and
+/// each move's mark and comments. Every choice shrinks to a simpler record: fewer moves, the
+/// first legal moves, fewer tags, marks and comments.
+#[derive(Clone, Debug)]
+struct Drawn {
+    game: GameName,
+    setup: Setup,
+    /// The moves to the start position, if it is not the game's start.
+    lead: Option<Vec<Index>>,
+    moves: Vec<Index>,
+    tags: Vec<(Tag, String)>,
+    comments: Vec<String>,
+    /// Each move's mark and comments, in order (those past the last move unused).
+    notes: Vec<(Option<Mark>, Vec<String>)>,
+}
+
+fn drawn() -> impl Strategy<Value = Drawn> {
+    select(GameName::ALL.to_vec()).prop_flat_map(|game| {
+        let tags = vec![Tag::Event, Tag::Site, Tag::Date, Tag::South, Tag::North];
+        (
+            setup(game),
+            option::weighted(1.0 / 3.0, vec(any::<Index>(), 1..=6)),
+            vec(any::<Index>(), 0..40),
+            vec((select(tags), text(true)), 0..3),
+            vec(text(false), 0..3),
+            vec(
+                (
+                    option::weighted(0.25, select(Mark::ALL.to_vec())),
+                    vec(text(false), 0..=2),
+                ),
+                0..40,
+            ),
+        )
+            .prop_map(move |(setup, lead, moves, tags, comments, notes)| Drawn {
+                game,
+                setup,
+                lead,
+                moves,
+                tags,
+                comments,
+                notes,
+            })
+    })
+}
+
+impl Drawn {
+    /// The record drawn.
+    fn record(&self) -> GameRecord {
+        let start = self.setup.any(self.game, None).unwrap();
+        let position = self
+            .lead
+            .as_ref()
+            .map(|lead| replayed(&start, &chosen_moves(&start, lead)).position_text());
+        let any = self.setup.any(self.game, position.as_deref()).unwrap();
+        let moves = chosen_moves(&any, &self.moves);
+        let mut record =
+            GameRecord::new(self.game, &self.setup, position.as_deref(), &moves).unwrap();
+        for (tag, value) in &self.tags {
+            record.set_tag(*tag, value).unwrap();
         }
-        for _ in 0..usize::from(d.chance(4)) + usize::from(d.chance(8)) {
-            mv.comments.push(d.text(false));
+        record.comments.extend(self.comments.iter().cloned());
+        for (mv, (mark, comments)) in record.moves_mut().iter_mut().zip(&self.notes) {
+            mv.mark = *mark;
+            mv.comments.extend(comments.iter().cloned());
         }
+        record
     }
-    record
 }
 
 /// The game at the position `moves` reach from `game`'s start.
@@ -198,8 +225,8 @@ proptest! {
 
     /// Every variant's random record reads back as written, and writes the same text again.
     #[test]
-    fn a_record_reads_what_it_writes(seed in any::<u64>(), game in 0..3usize) {
-        let record = random_record(seed, GameName::ALL[game]);
+    fn a_record_reads_what_it_writes(drawn in drawn()) {
+        let record = drawn.record();
         let text = record.to_string();
         let read = GameRecord::read(&text)
             .unwrap_or_else(|e| panic!("{e}\n{text}"));
@@ -334,94 +361,91 @@ fn bad_records_are_refused_with_line_and_column() {
         assert_eq!(err.to_string(), expected, "{text:?}");
         assert!(!expected.contains('\n'));
     }
-    // An illegal move is typed: its ply and its text.
+    // An illegal move is typed: its ply, its text, and the rules' error as its source.
     let err =
         GameRecord::read("[Game \"oware\"] [Pits \"2\"] [Seeds \"1\"]\nS1 N1 S1").unwrap_err();
     assert!(
-        matches!(&err.kind, RecordErrorKind::Move { ply: 3, text, .. } if text == "S1"),
+        matches!(
+            &err.kind,
+            RecordErrorKind::Move {
+                ply: 3,
+                text,
+                source: MoveFault::Illegal(granary::MoveError::EmptyPit(1)),
+            } if text == "S1"
+        ),
         "{err}"
     );
     assert_eq!(
         err.to_string(),
         "line 2, column 7: ply 3, 'S1': pit 1 is empty"
     );
+    // A Bao move: Bao's own error as the source.
+    let err = GameRecord::read("[Game \"bao\"] [Rules \"kujifunza\"]\nA6R Z9").unwrap_err();
+    assert!(
+        matches!(
+            &err.kind,
+            RecordErrorKind::Move {
+                ply: 2,
+                source: MoveFault::Bao(granary::bao::BaoMoveError::Syntax(_)),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = GameRecord::read("[Game \"bao\"] [Rules \"kujifunza\"]\nA6R A6R").unwrap_err();
+    assert!(
+        matches!(
+            &err.kind,
+            RecordErrorKind::Move {
+                source: MoveFault::Bao(granary::bao::BaoMoveError::WrongSide {
+                    given: Side::South,
+                    to_move: Side::North,
+                    ..
+                }),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "line 2, column 5: ply 2, 'A6R': A6R is a pit of South; North is to move (pits a1..b8)"
+    );
 }
 
-/// A review written back into a record reads again, carries every ply's figures in its
-/// comments and marks exactly the plies that lost seeds; a second review replaces the first.
+/// The tag blamed for a game the tags cannot name is the one the error is about, whatever
+/// other tags its message names.
 #[test]
-fn a_review_written_back_reads_again() {
-    let dir = tempfile::tempdir().unwrap();
-    let tb = Tablebase::new(dir.path());
-    let setup = Setup {
-        pits: Some(4),
-        seeds: Some(2),
-        rules: Some("awari".into()),
-        ..Setup::default()
-    };
-    let any = setup.any(GameName::Oware, None).unwrap();
-    let AnyGame::Mancala(game) = any else {
-        panic!("oware")
-    };
-    granary::build(&tb, game.kind(), 16, Some(2), None, &()).unwrap();
-    for seed in 0..20 {
-        let mut d = Draw(seed);
-        let moves = random_moves(&mut d, &any, 30);
-        let mut record = GameRecord::new(GameName::Oware, &setup, None, &moves).unwrap();
-        record.comments.push("kept".into());
-        record.moves_mut()[0].comments.push("mine".into());
-        record.moves_mut()[0].mark = Some(Mark::Mistake);
-        let review = tb
-            .review_game(record.game(), &record.game_moves(), 0.0, None, &())
-            .unwrap();
-        let reviewed = record.with_review(&review);
-        let text = reviewed.to_string();
-        let read = GameRecord::read(&text).unwrap();
-        assert_eq!(read, reviewed);
-        assert_eq!(read.comments[0], "kept");
-        assert!(read.comments[1].starts_with("review: oware-4-awari tables; south: "));
-        for (mv, ply) in read.moves().iter().zip(&review.plies) {
-            let e = ply.exact().unwrap();
-            let review_comment = mv.comments.last().unwrap();
-            assert!(
-                review_comment.starts_with(&format!(
-                    "review: value {:+}, played {:+}, loss {}, best ",
-                    e.value, e.played, e.loss
-                )),
-                "{review_comment}"
-            );
-            let mark = match (e.changed, e.loss > 0) {
-                (true, _) => Some(Mark::Blunder),
-                (false, true) => Some(Mark::Mistake),
-                _ => None,
-            };
-            assert_eq!(mv.mark, mark, "ply {}", ply.ply);
-        }
-        assert_eq!(read.moves()[0].comments[0], "mine");
-        // Reviewed again: the same record, no comment doubled.
-        assert_eq!(read.with_review(&review), reviewed);
-    }
-}
-
-/// A Bao game reviews move by move with no value anywhere, each ply saying why.
-#[test]
-fn a_bao_game_reviews_without_values() {
-    let dir = tempfile::tempdir().unwrap();
-    let tb = Tablebase::new(dir.path());
-    let record = random_record(7, GameName::Bao);
-    let review = tb
-        .review_game(record.game(), &record.game_moves(), 10.0, None, &())
-        .unwrap();
-    assert_eq!(review.tables, None);
-    assert_eq!(review.plies.len(), record.moves().len());
-    for (ply, mv) in review.plies.iter().zip(record.moves()) {
-        assert!(ply.exact().is_none());
-        assert_eq!((&ply.mv, ply.side), (mv.mv(), mv.side()));
-    }
-    let json = serde_json::to_value(&review).unwrap();
-    if let Some(first) = json["plies"].get(0) {
-        assert_eq!(first["answer"], "beyond");
-        assert!(first["move"].is_string());
-        assert!(first.get("value").is_none());
+fn the_tag_blamed_is_the_one_the_error_is_about() {
+    let cases: [(&str, Tag, &str); 4] = [
+        // The message names pits too, and Pits comes first: Seeds is at fault.
+        (
+            "[Game \"kalah\"] [Pits \"6\"] [Seeds \"30\"]",
+            Tag::Seeds,
+            "line 1, column 35: tag Seeds: seeds 30 with 6 pits a side makes 360 seeds; the packed encoding holds at most 255",
+        ),
+        (
+            "[Game \"oware\"] [Pits \"4\"] [Sweep \"owner\"]",
+            Tag::Sweep,
+            "line 1, column 35: tag Sweep: sweep is a kalah option; oware has none",
+        ),
+        (
+            "[Game \"bao\"] [Event \"seeds\"] [Seeds \"4\"]",
+            Tag::Seeds,
+            "line 1, column 38: tag Seeds: seeds is a kalah/oware option; bao's start is set by its rules",
+        ),
+        (
+            "[Game \"kalah\"] [Event \"nyumba\"] [Takasia \"kiba\"]",
+            Tag::Takasia,
+            "line 1, column 43: tag Takasia: nyumba, takasia and tax are bao options",
+        ),
+    ];
+    for (text, tag, message) in cases {
+        let err = GameRecord::read(text).unwrap_err();
+        assert!(
+            matches!(&err.kind, RecordErrorKind::Value { tag: t, .. } if *t == tag.name()),
+            "{text}: {err}"
+        );
+        assert_eq!(err.to_string(), message, "{text}");
     }
 }
