@@ -6,6 +6,7 @@
 use schemars::{Schema, SchemaGenerator, json_schema};
 
 use crate::outcome::GameResult;
+use crate::record::Mark;
 
 /// A side as JSON names it: `south` or `north`.
 #[must_use]
@@ -26,4 +27,10 @@ pub fn side_or_null(_: &mut SchemaGenerator) -> Schema {
 pub fn result(_: &mut SchemaGenerator) -> Schema {
     let names = [GameResult::Win, GameResult::Draw, GameResult::Loss].map(GameResult::name);
     json_schema!({ "type": "string", "enum": names })
+}
+
+/// The mark a review gives an exact ply ([`crate::review::Exact::mark`]): `??`, `?` or `null`.
+#[must_use]
+pub fn review_mark(_: &mut SchemaGenerator) -> Schema {
+    json_schema!({ "enum": [Mark::Blunder.text(), Mark::Mistake.text(), null] })
 }

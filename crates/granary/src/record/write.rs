@@ -51,10 +51,7 @@ impl RecordMove {
     /// comments.
     fn written(&self) -> String {
         let mut out = match &self.mv {
-            crate::game::GameMove::Pit(pit) => {
-                let side = if self.side == Side::South { 'S' } else { 'N' };
-                format!("{side}{pit}")
-            }
+            crate::game::GameMove::Pit(pit) => format!("{}{pit}", self.side.letter()),
             crate::game::GameMove::Bao(text) => text.clone(),
         };
         if let Some(mark) = self.mark {
@@ -99,10 +96,17 @@ impl fmt::Display for GameRecord {
 impl GameRecord {
     /// The record with `review` (of this record's moves) written back: each move's comment
     /// `review: ...` (its value, the value of the move played, the loss, the best moves, and
-    /// where the result changed; or the engine's estimates, and why there is no value) and its
-    /// mark `?` where it gave seeds away, `??` where it changed the result (exact losses only,
-    /// never an estimate's); the sides' summaries in a comment of the game. Earlier review comments and the marks `?` and `??` are replaced; other comments
-    /// and marks are kept. Moves past the review's last ply are left as they are.
+    /// where the result changed; or the engine's estimates, and why there is no value), and the
+    /// sides' summaries in a comment of the game. Earlier review comments are replaced; the
+    /// player's comments are kept.
+    ///
+    /// Marks: on a ply with exact values the review judges the move ([`Exact::mark`]): its
+    /// mark (`??`, `?`) replaces the player's, and where it has none the player's `?` or `??`
+    /// (a review's words) goes and any other mark stays. A ply with no exact value (estimated,
+    /// beyond, every ply of Bao) keeps the player's mark, whatever it is. Moves past the
+    /// review's last ply are left as they are.
+    ///
+    /// [`Exact::mark`]: crate::review::Exact::mark
     #[must_use]
     pub fn with_review(&self, review: &Review) -> GameRecord {
         let mut out = self.clone();
@@ -112,11 +116,13 @@ impl GameRecord {
             .push(format!("{REVIEW_PREFIX}{}", summary(review)));
         for (mv, ply) in out.moves.iter_mut().zip(&review.plies) {
             mv.comments.retain(own);
-            if matches!(mv.mark, Some(Mark::Mistake | Mark::Blunder)) {
-                mv.mark = None;
-            }
             let comment = match &ply.verdict {
                 Verdict::Exact(e) => {
+                    mv.mark = match e.mark() {
+                        Some(mark) => Some(mark),
+                        None if matches!(mv.mark, Some(Mark::Mistake | Mark::Blunder)) => None,
+                        None => mv.mark,
+                    };
                     let best: Vec<String> = e.best.iter().map(ToString::to_string).collect();
                     let mut text = format!(
                         "value {:+}, played {:+}, loss {}, best {}",
@@ -127,9 +133,6 @@ impl GameRecord {
                     );
                     if e.changed {
                         text += &format!(", {} to {}", e.result, e.result_after);
-                        mv.mark = Some(Mark::Blunder);
-                    } else if e.loss > 0 {
-                        mv.mark = Some(Mark::Mistake);
                     }
                     text
                 }
@@ -148,10 +151,10 @@ fn summary(review: &Review) -> String {
         .tables
         .as_deref()
         .map_or("no tables".to_string(), |t| format!("{t} tables"));
-    let sides: Vec<String> = ["south", "north"]
+    let sides: Vec<String> = [Side::South, Side::North]
         .iter()
         .zip(&review.sides)
-        .map(|(name, side)| format!("{name}: {side}"))
+        .map(|(side, summary)| format!("{}: {summary}", side.name()))
         .collect();
     format!("{tables}; {}", sides.join(" | "))
 }

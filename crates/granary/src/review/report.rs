@@ -8,6 +8,7 @@ use crate::estimate::EstimatedValue;
 use crate::game::GameMove;
 use crate::outcome::GameResult;
 use crate::query::Source;
+use crate::record::Mark;
 
 /// A game reviewed: every ply in order, and each side's summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -43,11 +44,9 @@ pub struct Ply {
 
 /// What is known of a ply: exact values; or, where no exact value is within reach, the
 /// engine's estimates in fields of their own (never `value`, `played` or `loss`), or nothing.
-/// In JSON an `answer` of `exact` with the values, `estimated` with the estimates and a
-/// `reason`, or `beyond` with a `reason`.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-#[serde(tag = "answer", rename_all = "lowercase")]
+/// In JSON an `answer` of `exact` with the values and the move's `mark` ([`Exact::mark`]),
+/// `estimated` with the estimates and a `reason`, or `beyond` with a `reason`.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Verdict {
     Exact(Exact),
     /// The position before the move is beyond what is answered exactly: the engine's
@@ -58,6 +57,59 @@ pub enum Verdict {
         /// Why, in a clause that names no file and no command.
         reason: String,
     },
+}
+
+/// A verdict as JSON: [`Verdict`]'s, an exact one with its mark.
+#[derive(Serialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
+#[cfg_attr(feature = "schema", schemars(rename = "Verdict"))]
+#[serde(tag = "answer", rename_all = "lowercase")]
+enum VerdictJson<'a> {
+    /// The position's exact values and the move's.
+    Exact {
+        #[serde(flatten)]
+        exact: &'a Exact,
+        /// `??` where the move changed the result, `?` where it gave seeds away, else null:
+        /// the mark a review writes beside the move ([`Exact::mark`]).
+        #[cfg_attr(
+            feature = "schema",
+            schemars(schema_with = "crate::schema::review_mark")
+        )]
+        mark: Option<Mark>,
+    },
+    /// The position before the move is beyond what is answered exactly: the engine's
+    /// estimates of it and of the move played, not proved.
+    Estimated(&'a PlyEstimate),
+    /// The position before the move is beyond what is answered exactly, and not estimated.
+    Beyond {
+        /// Why, in a clause that names no file and no command.
+        reason: &'a str,
+    },
+}
+
+impl Serialize for Verdict {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Verdict::Exact(exact) => VerdictJson::Exact {
+                exact,
+                mark: exact.mark(),
+            },
+            Verdict::Estimated(estimate) => VerdictJson::Estimated(estimate),
+            Verdict::Beyond { reason } => VerdictJson::Beyond { reason },
+        }
+        .serialize(s)
+    }
+}
+
+#[cfg(feature = "schema")]
+impl schemars::JsonSchema for Verdict {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Verdict".into()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        VerdictJson::json_schema(generator)
+    }
 }
 
 /// Exact values of a ply, every one from the mover's side, in net seeds of those on the board
@@ -146,6 +198,22 @@ impl Ply {
         match &self.verdict {
             Verdict::Estimated(estimate) => Some(estimate),
             Verdict::Exact(_) | Verdict::Beyond { .. } => None,
+        }
+    }
+}
+
+impl Exact {
+    /// The mark a review gives the move: `??` ([`Mark::Blunder`]) where it changed the result,
+    /// `?` ([`Mark::Mistake`]) where it gave seeds away and kept the result, none where it kept
+    /// the value.
+    #[must_use]
+    pub fn mark(&self) -> Option<Mark> {
+        if self.changed {
+            Some(Mark::Blunder)
+        } else if self.loss > 0 {
+            Some(Mark::Mistake)
+        } else {
+            None
         }
     }
 }
@@ -242,5 +310,53 @@ impl SideSummary {
             self.estimated += 1;
             self.estimated_lost += i64::from(estimate.estimated_loss);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An exact ply of value 4 whose move is worth `played`, the result before and after.
+    fn exact(played: i32, result_after: GameResult) -> Exact {
+        Exact {
+            value: 4,
+            played,
+            best: vec![2],
+            loss: 4 - played,
+            result: GameResult::Win,
+            result_after,
+            changed: result_after != GameResult::Win,
+            source: Source::Tables,
+        }
+    }
+
+    #[test]
+    fn an_exact_ply_is_marked_by_what_it_changed_and_says_so_in_json() {
+        let cases = [
+            (exact(-2, GameResult::Loss), Some(Mark::Blunder), "??"),
+            (exact(1, GameResult::Win), Some(Mark::Mistake), "?"),
+            (exact(4, GameResult::Win), None, ""),
+        ];
+        for (e, mark, text) in cases {
+            assert_eq!(e.mark(), mark, "{e:?}");
+            let json = serde_json::to_value(Verdict::Exact(e.clone())).unwrap();
+            let expected = if text.is_empty() {
+                serde_json::Value::Null
+            } else {
+                text.into()
+            };
+            assert_eq!(json["mark"], expected, "{json}");
+            assert_eq!(json["answer"], "exact", "{json}");
+            assert_eq!(json["loss"], e.loss, "{json}");
+            assert_eq!(json["result_after"], e.result_after.name(), "{json}");
+        }
+        let beyond = Verdict::Beyond {
+            reason: "far".into(),
+        };
+        assert_eq!(
+            serde_json::to_value(beyond).unwrap(),
+            serde_json::json!({ "answer": "beyond", "reason": "far" })
+        );
     }
 }

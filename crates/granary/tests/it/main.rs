@@ -5,4 +5,5 @@ mod modules;
 mod query;
 mod record;
 mod review;
+mod review_record;
 mod worth;
