@@ -5,6 +5,7 @@ use granary::plan::CostModel;
 use crate::args::CalibrateArgs;
 use crate::error::{CliError, CliResult};
 use crate::progress::Terminal;
+use crate::whole_file::write_whole;
 
 pub fn run(args: &CalibrateArgs) -> CliResult {
     let path = match &args.output {
@@ -14,10 +15,17 @@ pub fn run(args: &CalibrateArgs) -> CliResult {
         })?,
     };
     let calibration = granary::calibrate::calibrate(args.threads, &Terminal::new(true))?;
-    calibration
-        .model
-        .save(&path)
-        .map_err(|e| CliError::Failed(e.to_string()))?;
+    // Named in errors as the user gave it, or as the place the planner looks.
+    let flag = if args.output.is_some() {
+        "--output"
+    } else {
+        "cost model"
+    };
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| CliError::Failed(format!("{flag} {}: {e}", path.display())))?;
+    }
+    write_whole(flag, &path, &calibration.model.file_text())?;
     if args.json {
         println!("{}", serde_json::to_string(&calibration)?);
         return Ok(());

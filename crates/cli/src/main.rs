@@ -25,6 +25,7 @@ mod show;
 mod solve;
 mod variants;
 mod verify;
+mod whole_file;
 
 use std::process::ExitCode;
 

@@ -221,22 +221,11 @@ impl CostModel {
         Ok(model)
     }
 
-    /// Saves the model at `path` (a whole file or none: written beside it, then renamed).
-    ///
-    /// # Errors
-    /// The directory cannot be made or the file written.
-    pub fn save(&self, path: &Path) -> Result<(), CostModelError> {
-        let io = |source| CostModelError::Io {
-            path: path.to_path_buf(),
-            source,
-        };
-        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
-            std::fs::create_dir_all(dir).map_err(io)?;
-        }
-        let text = serde_json::to_string_pretty(self).expect("a cost model serialises");
-        let tmp = path.with_extension("json.tmp");
-        std::fs::write(&tmp, text + "\n").map_err(io)?;
-        std::fs::rename(&tmp, path).map_err(io)
+    /// The model as its file holds it ([`CostModel::read`] reads it back): pretty JSON and a
+    /// line break. Whoever saves it writes the file whole (`granary calibrate`).
+    #[must_use]
+    pub fn file_text(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a cost model serialises") + "\n"
     }
 
     /// Estimated seconds to build layers `from..=to` of `kind` on `cores` cores (rates scale
@@ -344,7 +333,7 @@ mod tests {
         let model = CostModel::parse(&path, text).unwrap();
         assert_eq!(model.kalah_rate[0], (3, 2_130_077_777_777_777.0));
         for model in [model, CostModel::default()] {
-            model.save(&path).unwrap();
+            std::fs::write(&path, model.file_text()).unwrap();
             assert_eq!(CostModel::read(&path).unwrap(), model);
         }
     }
