@@ -12,4 +12,5 @@ mod disk_full;
 mod journal;
 mod play;
 mod review;
+mod review_record;
 mod tables;

@@ -1,8 +1,8 @@
 //! `granary review`: every ply's figures are what `granary query` answers for the position
 //! before the move; the marks, the summaries and the JSON agree; beyond the tables a ply has the
-//! engine's estimates, labelled and never marked, or no number; an illegal move is refused in one line with exit code 2; a Bao game's plies have no
-//! value; a record (a file or stdin) reviews as its moves do, and the review written back
-//! reads again; the text is the header, the rows, then the summaries.
+//! engine's estimates, labelled and never marked, or no number; an illegal move is refused in
+//! one line with exit code 2; a Bao game's plies have no value; the text is the header, the
+//! rows, then the summaries. Records: `review_record.rs`.
 
 use crate::common::*;
 
@@ -56,12 +56,12 @@ fn every_ply_is_what_a_query_of_its_position_answers() {
     let text = ok(&review_args);
     let first = text.lines().nth(2).unwrap();
     assert!(first.contains("?? win to loss"), "{text}");
+    assert_eq!(plies[0]["mark"], "??", "{}", plies[0]);
+    // Each row's mark is its ply's in the JSON.
     let marked = text.lines().filter(|l| l.ends_with("  ?")).count();
-    let lossy = plies
-        .iter()
-        .filter(|p| p["loss"].as_i64() > Some(0) && p["changed"] == false)
-        .count();
-    assert_eq!(marked, lossy, "{text}");
+    let mistakes = plies.iter().filter(|p| p["mark"] == "?").count();
+    assert_eq!(marked, mistakes, "{text}");
+    assert!(mistakes > 0, "{review}");
 }
 
 /// The text of a whole review, its rows printed as the plies are answered: the header, a row a
@@ -174,11 +174,13 @@ fn beyond_the_tables_a_ply_has_the_engines_estimates_or_no_number() {
         (Some(0), Some(1))
     );
     assert_eq!(side["estimated_lost"], plies[0]["estimated_loss"]);
-    // The same nodes, the same estimates (the time each took aside).
+    // The same nodes, the same estimates (the time each took aside, and so the record, whose
+    // comments say it).
     let timeless = |mut v: serde_json::Value| {
         for ply in v["plies"].as_array_mut().unwrap() {
             ply["estimate"]["seconds"] = 0.into();
         }
+        v.as_object_mut().unwrap().remove("record");
         v
     };
     assert_eq!(timeless(json(&nodes)), timeless(review.clone()));
@@ -243,128 +245,4 @@ fn an_illegal_move_is_refused_in_one_line_and_bao_has_no_values() {
         text.contains("beyond: bao has no endgame tables, so no exact value"),
         "{text}"
     );
-}
-
-/// The same game as moves and as a record (a file, or standard input) reviews the same; the
-/// review written back (`--record-out`) is a record that reviews the same again, with each
-/// move's figures in its comments; a bad record is one line naming its line and column.
-#[test]
-fn a_record_reviews_as_its_moves_and_is_written_back() {
-    let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().to_str().unwrap();
-    build(tmp.path(), &GAME[..3], 24, 2);
-    let mut args = vec!["review"];
-    args.extend(GAME);
-    args.extend(["--moves", MOVES, "--dir", dir, "--json"]);
-    let by_moves = json(&args);
-    let record = tmp.path().join("game.txt");
-    std::fs::write(
-        &record,
-        "[Game \"kalah\"] [Pits \"4\"] [Seeds \"3\"] [South \"Ada\"]\n\
-         {a game with mistakes}\n1 2 3 4 1 2 {a comment} 3 4\n",
-    )
-    .unwrap();
-    let path = record.to_str().unwrap();
-    let by_record = json(&["review", "--record", path, "--dir", dir, "--json"]);
-    assert_eq!(by_record, by_moves);
-    // Standard input.
-    let text = std::fs::read(&record).unwrap();
-    let mut child = command(&["review", "--record", "-", "--dir", dir, "--json"])
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::io::Write::write_all(&mut child.stdin.take().unwrap(), &text).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let by_stdin: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-    assert_eq!(by_stdin, by_moves);
-    // Written back: the player's tag and comments kept, each move's figures and marks added.
-    let out = tmp.path().join("reviewed.txt");
-    let out_path = out.to_str().unwrap();
-    ok(&[
-        "review",
-        "--record",
-        path,
-        "--dir",
-        dir,
-        "--record-out",
-        out_path,
-    ]);
-    let written = std::fs::read_to_string(&out).unwrap();
-    // Written whole through a temporary file beside it, which is gone.
-    let mut names: Vec<String> = std::fs::read_dir(tmp.path())
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|name| !name.starts_with("kalah-"))
-        .collect();
-    names.sort();
-    assert_eq!(names, ["game.txt", "reviewed.txt"]);
-    assert!(written.contains("[South \"Ada\"]"), "{written}");
-    assert!(written.contains("{a game with mistakes}"), "{written}");
-    assert!(
-        written.contains("N2? {a comment} {review: value "),
-        "{written}"
-    );
-    let mut rest = written.as_str();
-    for ply in by_moves["plies"].as_array().unwrap() {
-        let mark = match (ply["changed"].as_bool(), ply["loss"].as_i64()) {
-            (Some(true), _) => "??",
-            (_, Some(l)) if l > 0 => "?",
-            _ => "",
-        };
-        let side = if ply["side"] == "south" { "S" } else { "N" };
-        // The move, then (after any comments of the player) the review's comment.
-        let mv = format!("{side}{}{mark} {{", ply["move"]);
-        let figures = format!(
-            "{{review: value {:+}, played {:+}, loss {}",
-            ply["value"].as_i64().unwrap(),
-            ply["played"].as_i64().unwrap(),
-            ply["loss"]
-        );
-        let at = rest.find(&mv).unwrap_or_else(|| panic!("{mv}\n{written}"));
-        rest = &rest[at + mv.len() - 1..];
-        assert!(
-            rest.starts_with(&figures) || rest.starts_with("{a comment} "),
-            "{rest}"
-        );
-        let at = rest
-            .find(&figures)
-            .unwrap_or_else(|| panic!("{figures}\n{written}"));
-        rest = &rest[at + figures.len()..];
-    }
-    let again = json(&["review", "--record", out_path, "--dir", dir, "--json"]);
-    assert_eq!(again, by_moves);
-    // `-`: the record on standard output, instead of the table.
-    let stdout = ok(&[
-        "review",
-        "--record",
-        path,
-        "--dir",
-        dir,
-        "--record-out",
-        "-",
-    ]);
-    assert_eq!(stdout, written);
-    // A bad record: one line, its line and column, exit 2; nothing written.
-    std::fs::write(&record, "[Game \"kalah\"] [Pits \"4\"]\n1 2\n9\n").unwrap();
-    let bad = tmp.path().join("never.txt");
-    assert_eq!(
-        error(&[
-            "review",
-            "--record",
-            path,
-            "--dir",
-            dir,
-            "--record-out",
-            bad.to_str().unwrap()
-        ])
-        .trim_end(),
-        format!(
-            "granary: error: {path}: line 3, column 1: ply 3, '9': pit 9 does not exist: pits \
-             are numbered 1 to 4"
-        )
-    );
-    assert!(!bad.exists());
-    assert!(error(&["review", "kalah", "--record", path]).contains("cannot be used with"));
 }
