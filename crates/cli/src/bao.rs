@@ -49,11 +49,7 @@ pub fn show(args: &ShowArgs) -> CliResult {
 fn print_solution(s: &BaoSolution) {
     println!("{}", s.rules);
     println!("position {}", s.position);
-    let side = if s.to_move == "south" {
-        "South"
-    } else {
-        "North"
-    };
+    let side = crate::draw::side_named(s.to_move);
     let best = s.best.clone().unwrap_or_default();
     match (s.value, s.plies) {
         ("win", Some(k)) => {

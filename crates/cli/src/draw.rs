@@ -29,21 +29,32 @@ pub fn board(pos: &Position, m: usize) -> String {
     let _ = writeln!(
         out,
         "{pad}{}",
-        labels('N', (1..=m).rev().collect()).trim_end()
+        labels(Side::North.letter(), (1..=m).rev().collect()).trim_end()
     );
     let _ = writeln!(out, "{pad}{}", row(north));
     let _ = writeln!(
         out,
-        "  N{north_store:>3} {:width$} {south_store:<3}S",
+        "  {}{north_store:>3} {:width$} {south_store:<3}{}",
+        Side::North.letter(),
         "",
+        Side::South.letter(),
         width = 4 * m
     );
     let _ = writeln!(out, "{pad}{}", row(pos.pits_of(Side::South, m)));
-    let _ = writeln!(out, "{pad}{}", labels('S', (1..=m).collect()).trim_end());
+    let _ = writeln!(
+        out,
+        "{pad}{}",
+        labels(Side::South.letter(), (1..=m).collect()).trim_end()
+    );
     out
 }
 
-/// `South` or `North` for a side's name in the library's data (`south`, `north`).
-pub fn side_title(name: &str) -> &'static str {
-    if name == "north" { "North" } else { "South" }
+/// The side a name in the library's data names (`south`, `north`: [`Side::name`]), shown as
+/// `South` or `North`.
+pub fn side_named(name: &str) -> Side {
+    if name == Side::North.name() {
+        Side::North
+    } else {
+        Side::South
+    }
 }

@@ -49,7 +49,7 @@ pub fn run(args: &QueryArgs) -> CliResult {
     println!(
         "value {:+} for {} ({} seeds on the board)",
         q.value,
-        draw::side_title(q.to_move),
+        draw::side_named(q.to_move),
         q.seeds_on_board
     );
     println!(
@@ -57,7 +57,7 @@ pub fn run(args: &QueryArgs) -> CliResult {
         q.final_stores[0],
         q.final_stores[1],
         q.result,
-        draw::side_title(q.to_move)
+        draw::side_named(q.to_move)
     );
     let list: Vec<String> = q
         .moves
@@ -87,7 +87,7 @@ fn estimated(e: &Estimate, why: &str) -> String {
             .join(" ")
     };
     let moves: Vec<String> = e.moves.iter().map(ToString::to_string).collect();
-    let side = draw::side_title(e.to_move);
+    let side = draw::side_named(e.to_move);
     format!(
         "{} {} (no exact value: {why})\n{side} to move, {} seeds on the board: {}\nmoves {}\n\
          best {}\nline {}\n",

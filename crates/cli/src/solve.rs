@@ -17,7 +17,7 @@ fn print_text(r: &SolveReport) {
     println!(
         "value {:+} for {} (net score of the seeds on the board)",
         r.value,
-        draw::side_title(r.to_move)
+        draw::side_named(r.to_move)
     );
     let lead = r.south_lead();
     let verdict = match lead.0.signum() {

@@ -170,12 +170,12 @@ impl VariantArgs {
 impl PlayArgs {
     /// The side the person plays, from `--side`.
     pub fn human(&self) -> Result<Side, CliError> {
-        match self.side.as_str() {
-            "south" | "s" | "S" => Ok(Side::South),
-            "north" | "n" | "N" => Ok(Side::North),
-            other => Err(CliError::Failed(format!(
-                "--side '{other}': use south or north"
-            ))),
-        }
+        let given = self.side.as_str();
+        [Side::South, Side::North]
+            .into_iter()
+            .find(|side| {
+                given == side.name() || given.to_ascii_uppercase() == side.letter().to_string()
+            })
+            .ok_or_else(|| CliError::Failed(format!("--side '{given}': use south or north")))
     }
 }

@@ -199,7 +199,7 @@ mod tests {
                     join(north),
                     stores[0],
                     stores[1],
-                    ["S", "N"][to_move as usize]
+                    [Side::South, Side::North][to_move as usize].letter()
                 );
                 let written = parse_position(&text, None).ok();
                 let given = counts(south, north, stores, to_move).position(None).ok();
