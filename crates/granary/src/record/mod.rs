@@ -39,11 +39,14 @@
 //!   ([`GameRecord::with_review`]);
 //! - `replay`: moves checked one after the other, for any game ([`MoveFault`]: why one cannot
 //!   be played);
+//! - `reviewed`: a record reviewed through the one entry point every front end takes
+//!   ([`crate::Tablebase::review_record`], [`RecordReview`]);
 //! - `error`: why a text is not a record ([`RecordError`]).
 
 mod error;
 mod read;
 mod replay;
+mod reviewed;
 mod write;
 
 use granary_rules::Side;
@@ -52,6 +55,7 @@ use serde::{Serialize, Serializer};
 
 pub use error::{RecordError, RecordErrorKind};
 pub use replay::MoveFault;
+pub use reviewed::RecordReview;
 
 use crate::error::InputError;
 use crate::game::{AnyGame, GameMove, GameName, Setup};
@@ -422,41 +426,5 @@ impl Serialize for GameRecord {
         m.serialize_field("moves", &self.moves)?;
         m.serialize_field("text", &self.to_string())?;
         m.end()
-    }
-}
-
-/// A record reviewed: the review, the game in full, and the record written back with the
-/// review in its comments. In JSON the review's fields, `setup`
-/// and `record`.
-#[derive(Clone, Debug, Serialize)]
-#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
-pub struct RecordReview {
-    #[serde(flatten)]
-    pub review: crate::Review,
-    pub setup: Described,
-    pub record: String,
-}
-
-impl crate::Tablebase {
-    /// Reviews `record`'s moves ([`crate::Tablebase::review_game`], searches estimated at up
-    /// to `limit` seconds, the engine's estimates beyond within `estimate`, each ply told to
-    /// `watch`) and writes the review back into it.
-    ///
-    /// # Errors
-    /// As [`crate::Tablebase::review_game`].
-    pub fn review_record(
-        &self,
-        record: &GameRecord,
-        limit: f64,
-        estimate: Option<crate::estimate::Budget>,
-        watch: &dyn crate::review::Watch,
-    ) -> Result<RecordReview, crate::ReviewError> {
-        let review =
-            self.review_game(&record.game, &record.game_moves(), limit, estimate, watch)?;
-        Ok(RecordReview {
-            setup: record.described(),
-            record: record.with_review(&review).to_string(),
-            review,
-        })
     }
 }

@@ -4,6 +4,7 @@ mod choose;
 mod modules;
 mod query;
 mod record;
+mod record_errors;
 mod review;
 mod review_record;
 mod worth;
