@@ -59,7 +59,9 @@ pub enum Verdict {
     },
 }
 
-/// A verdict as JSON: [`Verdict`]'s, an exact one with its mark.
+/// What is known of a ply, as JSON writes it (its doc comments are the API's descriptions, so
+/// they name no Rust item): an `answer` of `exact` with the values and the move's `mark`,
+/// `estimated` with the engine's estimates and a `reason`, or `beyond` with a `reason`.
 #[derive(Serialize)]
 #[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[cfg_attr(feature = "schema", schemars(rename = "Verdict"))]
@@ -70,7 +72,7 @@ enum VerdictJson<'a> {
         #[serde(flatten)]
         exact: &'a Exact,
         /// `??` where the move changed the result, `?` where it gave seeds away, else null:
-        /// the mark a review writes beside the move ([`Exact::mark`]).
+        /// the mark a review writes beside the move.
         #[cfg_attr(
             feature = "schema",
             schemars(schema_with = "crate::schema::review_mark")
