@@ -25,6 +25,7 @@
 //!   minute; [`mod@recheck`]: a journal's records proved again from scratch;
 //! - [`record`]: a game as text a person writes and a program keeps ([`GameRecord`]): tags,
 //!   moves, comments, a review written back;
+//! - [`mark`]: a move's mark (`?`, `??`, ...), the record's and the review's;
 //! - [`review`]: a game reviewed move by move against perfect play: each move's value, the
 //!   best moves, the seeds lost and where the result changed;
 //! - [`mod@solve`]: exact solving with tables planned and built on the fly ([`solve()`]), and an
@@ -96,6 +97,7 @@ pub mod estimate;
 pub mod game;
 pub mod journal;
 pub mod machine;
+pub mod mark;
 pub mod observer;
 pub mod outcome;
 pub mod plan;

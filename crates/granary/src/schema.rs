@@ -5,8 +5,8 @@
 
 use schemars::{Schema, SchemaGenerator, json_schema};
 
+use crate::mark::Mark;
 use crate::outcome::GameResult;
-use crate::record::Mark;
 
 /// A side as JSON names it: `south` or `north`.
 #[must_use]

@@ -53,6 +53,7 @@ use granary_rules::Side;
 use serde::ser::{SerializeMap, SerializeStruct};
 use serde::{Serialize, Serializer};
 
+pub use crate::mark::Mark;
 pub use error::{RecordError, RecordErrorKind};
 pub use replay::MoveFault;
 pub use reviewed::RecordReview;
@@ -154,54 +155,6 @@ impl Tag {
                 | Tag::Tax
                 | Tag::Position
         )
-    }
-}
-
-/// A move's mark: a judgement written beside it. In JSON as written (`"??"`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Mark {
-    /// `!`
-    Good,
-    /// `?`: a review marks a move that gave seeds away.
-    Mistake,
-    /// `!!`
-    Brilliant,
-    /// `??`: a review marks a move that changed the result.
-    Blunder,
-    /// `!?`
-    Interesting,
-    /// `?!`
-    Dubious,
-}
-
-impl Mark {
-    /// Every mark.
-    pub const ALL: [Mark; 6] = [
-        Mark::Good,
-        Mark::Mistake,
-        Mark::Brilliant,
-        Mark::Blunder,
-        Mark::Interesting,
-        Mark::Dubious,
-    ];
-
-    /// As written.
-    #[must_use]
-    pub const fn text(self) -> &'static str {
-        match self {
-            Mark::Good => "!",
-            Mark::Mistake => "?",
-            Mark::Brilliant => "!!",
-            Mark::Blunder => "??",
-            Mark::Interesting => "!?",
-            Mark::Dubious => "?!",
-        }
-    }
-}
-
-impl Serialize for Mark {
-    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(self.text())
     }
 }
 

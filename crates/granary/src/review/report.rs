@@ -6,9 +6,9 @@ use serde::{Serialize, Serializer};
 
 use crate::estimate::EstimatedValue;
 use crate::game::GameMove;
+use crate::mark::Mark;
 use crate::outcome::GameResult;
 use crate::query::Source;
-use crate::record::Mark;
 
 /// A game reviewed: every ply in order, and each side's summary.
 #[derive(Clone, Debug, PartialEq, Serialize)]
