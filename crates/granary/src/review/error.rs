@@ -78,9 +78,9 @@ pub enum ReviewError {
 }
 
 impl ReviewError {
-    /// Whether the game given is at fault (a move that cannot be played, or a position
-    /// answered only for input at fault), rather than the tables, the machine or a cancel: a
-    /// front end's 400 or `ValueError`.
+    /// Whether the game given is at fault (a move that cannot be played, or an answer that
+    /// failed on the caller's input) rather than the tables, the machine or a cancel: a front
+    /// end's 400 or `ValueError`.
     #[must_use]
     pub fn is_input(&self) -> bool {
         match self {
