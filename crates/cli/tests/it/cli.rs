@@ -548,18 +548,20 @@ fn a_dry_run_beyond_the_measured_range_promises_no_time() {
     let text = run(&["--seeds", "6", "--rules", "standard"]);
     assert_eq!(text.lines().count(), 1, "{text}");
     assert!(text.trim_end().ends_with(unmeasured), "{text}");
-    // The journal named, in JSON: no search time, and the evidence.
+    // The journal named, in JSON, over 28-seed tables (5.6 GB: they fit the memory of the
+    // machines the tests run on, where the journal's 32 may not): no search time, and the
+    // evidence.
     let v: serde_json::Value = serde_json::from_str(&run(&[
         "--seeds",
         "6",
         "--table-seeds",
-        "32",
+        "28",
         "--journal",
         "data/solves/kalah-6-6-empty.journal",
         "--json",
     ]))
     .unwrap();
-    assert_eq!(v["horizon"], 32);
+    assert_eq!(v["horizon"], 28);
     assert!(v["search_seconds"].is_null(), "{v}");
     assert_eq!(v["search_measured"], false);
     assert!(
