@@ -9,19 +9,22 @@
 #   with `Tablebase.values`, one library query each (what crates/python/examples/label_kalah.py
 #   did);
 # - new: this working tree's package, `Tablebase.values` on an (N, 12) numpy array of pit counts
-#   and a side to move a row, on every core with the GIL released.
+#   and a side to move a row, on every core with the GIL released;
+# - query: this working tree's package, `Tablebase.query` of the first QUERIES positions (default
+#   2000) one `Game` each: what one call costs from Python, the answer handed over included.
 #
 # Both packages are built in release (maturin, target/bench-python/cargo, kept between runs) and
 # installed in venvs of their own under target/bench-python. COUNT random Kalah(6) positions of
 # 0..20 seeds (pits drawn uniformly, either side to move) are labelled from 20-seed Kalah(6)
 # tables (empty capture, 226 MB; built into DIR if missing). Each path runs 3 times after a warm-up;
-# the best run counts. The two answers must agree position by position. Prints positions/s of
-# each path and the ratio.
+# the best run counts. The answers must agree position by position. Prints positions/s of each
+# path and the ratio, and queries/s.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 count=${1:-200000}
 dir=${2:-data/tables}
+queries=${QUERIES:-2000}
 work=$PWD/target/bench-python
 export CARGO_TARGET_DIR=$work/cargo
 
@@ -93,12 +96,12 @@ print(len(texts) / best)
 print(" ".join(map(str, values)))
 EOF
 
-"$work/new/bin/python" - "$dir" "$work/positions" <<'EOF' > "$work/new.txt"
+"$work/new/bin/python" - "$dir" "$work/positions" "$queries" <<'EOF' > "$work/new.txt"
 import sys, time
 import numpy as np
 import granary
 
-directory, positions = sys.argv[1], sys.argv[2]
+directory, positions, queries = sys.argv[1], sys.argv[2], int(sys.argv[3])
 pits = np.load(positions + ".pits.npy")
 to_move = np.load(positions + ".to_move.npy")
 tb = granary.Tablebase(directory)
@@ -112,19 +115,34 @@ for _ in range(3):
 assert labels.covered.all()
 print(len(pits) / best)
 print(" ".join(map(str, labels.value.tolist())))
+# One query a position, from Python: the game made first, each answer handed over.
+texts = open(positions + ".txt").read().split("\n")[:queries]
+games = [granary.Game("kalah", position=text) for text in texts]
+tb.query(games[0])  # warm-up
+best = None
+for _ in range(3):
+    started = time.perf_counter()
+    answers = [tb.query(game) for game in games]
+    took = time.perf_counter() - started
+    best = took if best is None else min(best, took)
+assert [a.value for a in answers] == labels.value[: len(games)].tolist()
+print(len(games) / best)
 EOF
 
 old_rate=$(sed -n 1p "$work/old.txt")
 new_rate=$(sed -n 1p "$work/new.txt")
+query_rate=$(sed -n 3p "$work/new.txt")
 if [ "$(sed -n 2p "$work/old.txt")" != "$(sed -n 2p "$work/new.txt")" ]; then
     echo "the old and new paths disagree on some position" >&2
     exit 1
 fi
-python3 - "$count" "$old_rate" "$new_rate" "$(nproc)" <<'EOF'
+python3 - "$count" "$old_rate" "$new_rate" "$(nproc)" "$query_rate" "$queries" <<'EOF'
 import sys
 count, old, new, cores = int(sys.argv[1]), float(sys.argv[2]), float(sys.argv[3]), sys.argv[4]
+query, queries = float(sys.argv[5]), int(sys.argv[6])
 print(f"{count} Kalah(6) positions of 0..20 seeds, {cores} cores; values agree")
 print(f"old per-position path (notation, Tablebase.values): {old:12,.0f} positions/s")
 print(f"new batch path (numpy, Tablebase.values):           {new:12,.0f} positions/s")
 print(f"ratio: {new / old:.1f}x")
+print(f"query path ({queries} positions, Tablebase.query):   {query:12,.0f} queries/s")
 EOF
