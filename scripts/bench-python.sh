@@ -13,8 +13,10 @@
 # - query: this working tree's package, `Tablebase.query` of the first QUERIES positions (default
 #   2000) one `Game` each: what one call costs from Python, the answer handed over included.
 #
-# Both packages are built in release (maturin, target/bench-python/cargo, kept between runs) and
-# installed in venvs of their own under target/bench-python. COUNT random Kalah(6) positions of
+# Both packages are built in release (maturin; target/bench-python/cargo-old and cargo-new, kept
+# between runs: one target directory each, as cargo names a workspace's crates by their path
+# within it, and the old package's would pass for the new one's) and installed in venvs of their
+# own under target/bench-python. COUNT random Kalah(6) positions of
 # 0..20 seeds (pits drawn uniformly, either side to move) are labelled from 20-seed Kalah(6)
 # tables (empty capture, 226 MB; built into DIR if missing). Each path runs 3 times after a warm-up;
 # the best run counts. The answers must agree position by position. Prints positions/s of each
@@ -26,7 +28,6 @@ count=${1:-200000}
 dir=${2:-data/tables}
 queries=${QUERIES:-2000}
 work=$PWD/target/bench-python
-export CARGO_TARGET_DIR=$work/cargo
 
 if [ -z "${BASE:-}" ]; then
     # The commit that brought best_moves into the package; its parent is the old package.
@@ -42,7 +43,8 @@ venv() { # venv NAME: a venv with maturin and numpy
 
 wheel() { # wheel VENV CRATE_DIR: builds the package in release and installs it into VENV
     rm -rf "$work/wheels-$1"
-    "$work/$1/bin/maturin" build --release --quiet -m "$2/Cargo.toml" -o "$work/wheels-$1" >&2
+    CARGO_TARGET_DIR="$work/cargo-$1" "$work/$1/bin/maturin" build --release --quiet \
+        -m "$2/Cargo.toml" -o "$work/wheels-$1" >&2
     "$work/$1/bin/python" -m pip install -q --disable-pip-version-check --force-reinstall \
         --no-deps "$work/wheels-$1"/*.whl
 }
