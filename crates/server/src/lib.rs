@@ -1,6 +1,7 @@
 //! `granary serve`: perfect play on the web, over the `granary` library.
 //!
-//! - [`api`]: the JSON API under `/api/v1/` (variants, show, Bao's engine move);
+//! - [`api`]: the JSON API under `/api/v1/`: its errors, variants and show;
+//! - [`bao`]: Bao's engine move and every move's evaluation;
 //! - [`query`]: perfect play in a Kalah or Oware position, a long search followed as a job;
 //! - [`described`]: a position's answer as the API writes it;
 //! - [`review`]: a game reviewed against perfect play, as a job;
@@ -35,6 +36,7 @@
 //! within the limit, once the tables built in the background are complete ([`prepare`]).
 
 pub mod api;
+pub mod bao;
 pub mod described;
 pub mod error;
 pub mod jobs;
@@ -142,7 +144,7 @@ pub struct State {
     /// The tables built in the background for reviews, and how far.
     pub preparing: prepare::Preparation,
     /// What a proof search proves of each Bao rule set's start (`None` if nothing).
-    pub start_proofs: std::sync::Mutex<std::collections::HashMap<String, Option<api::Proof>>>,
+    pub start_proofs: std::sync::Mutex<std::collections::HashMap<String, Option<bao::Proof>>>,
 }
 
 /// What every request shares, for `config`. The cost model is the one `granary calibrate`
@@ -185,6 +187,7 @@ pub fn router(config: &Config) -> Router {
 pub fn api_routes() -> Vec<route::Route> {
     [
         api::routes(),
+        bao::routes(),
         query::routes(),
         review::routes(),
         jobs::routes(),
