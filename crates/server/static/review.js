@@ -4,33 +4,28 @@
 // the address). A review not kept from before runs as a job on the server (asked with
 // `Prefer: respond-async`): the pane follows it (GET /api/v1/jobs/{id}?since=version, which
 // answers as soon as the job changes), shows the plies done of the total and the time taken,
-// draws each ply's row and chart point as it comes, and has a button that cancels the job
-// (DELETE). Nothing is asked again blind: a refusal is shown as the server words it. It draws
-// the value after every ply from South's side as a line (a gap where a ply has no exact value),
-// each move that loses seeds marked and each that changes the result marked red; where a ply
-// has the engine's estimates instead (`answer: "estimated"`), a hollow point and a dashed line,
-// labelled "estimate" and never marked; a row a ply; each side's summary; and the record the
-// answer gives, if any. A click on a ply shows the position before it on the board (a history
-// entry, as a move is). Values are the mover's net seeds of those on the board, as the API
-// gives them.
+// draws each ply's row and chart point as it comes (chart.js), and has a button that cancels
+// the job (DELETE). Nothing is asked again blind: a refusal is shown as the server words it.
+// It draws each side's summary and the record the answer gives, if any; a click on a ply shows
+// the position before it on the board (a history entry, as a move is). Over its buttons, a
+// line says which tables a review of the game reads, and what the server builds for reviews.
 //
 // Test hooks: #review's data-ready ("0" while a review is asked, "1" once its answer or error is
 // drawn), data-error ("1" after an error), data-count (answers and errors drawn), data-done and
 // data-total (plies reviewed of the game's, while its job runs and after) and data-job (the
-// job followed, "" once it has ended); data-ply, data-answer, data-value, data-played,
-// data-loss and data-changed on the chart's markers and the table's rows of exact plies (the
-// chart's data-value is South's, the row's the mover's), data-estimate, data-estimate-played
-// and data-estimated-loss on those of estimated plies (the chart's data-estimate is South's);
-// data-points on each polyline (class "estimate" for the engine's). Loaded before app.js, whose
-// functions it calls once the page runs.
-"use strict";
+// job followed, "" once it has ended); the chart's and the rows' are chart.js's.
+
+import { OPTIONS, gameParams, movesOf, params, setParams, startingAt, withMoves } from "./address.js";
+import { ApiError, answerOf, cancelJob, nextReport } from "./api.js";
+import { catalogue } from "./catalogue.js";
+import { estimateWords, mark, reviewChart, reviewRow } from "./chart.js";
+import { $, capital, duration, el, sideLetter, signed } from "./dom.js";
 
 /** The review drawn: {address (the game and its start, or null), moves (strings), answer}. */
 let review = null;
 let reviewAsked = 0; // bumped by every request; a stale answer is dropped
 let reviewJob = null; // the job followed: {id, asked}
-
-const SVG = "http://www.w3.org/2000/svg";
+let redraw = () => {}; // draws the page after the pane changed its address (`wireReview`)
 
 /** The game and start an address names, as a string to compare. */
 function reviewKey(p) {
@@ -100,7 +95,7 @@ async function postReview(body, type, asked, partial) {
         throw new ApiError(`The review was ${report.error || "cancelled"}, after ` +
           `${report.done} of ${report.total} plies.`, 0, 1);
       }
-      report = await answerOf(await fetch(`/api/v1/jobs/${report.id}?since=${report.version}`));
+      report = await nextReport(report);
     }
   } finally {
     if (reviewJob === job) reviewFollowed(null);
@@ -113,7 +108,7 @@ async function cancelReview() {
   if (!job) return;
   $("review-cancel").disabled = true;
   try {
-    await answerOf(await fetch(`/api/v1/jobs/${job.id}`, { method: "DELETE" }));
+    await cancelJob(job.id);
   } catch (e) {
     reviewMessage(e.message, true);
   } finally {
@@ -203,7 +198,7 @@ async function reviewRecord() {
     reviewMessage(game.address ? "" : "The answer does not say which game it reviewed: its plies cannot be shown on the board.", false);
     if (game.address) {
       setParams(withMoves(game.address, game.moves), true);
-      render();
+      redraw();
     }
     drawReview();
     reviewDone(false);
@@ -218,7 +213,7 @@ async function reviewRecord() {
 function showPly(k) {
   if (!review || !review.address) return;
   setParams(withMoves(review.address, review.moves.slice(0, k - 1)), true);
-  render();
+  redraw();
 }
 
 /** The ply the board stands before (the game's length + 1 at its end), or null when the board
@@ -228,156 +223,6 @@ function plyShown() {
   const moves = movesOf(params());
   const inGame = moves.length <= review.moves.length && moves.every((m, i) => m === review.moves[i]);
   return inGame ? moves.length + 1 : null;
-}
-
-function sideLetter(side) {
-  return side === "south" ? "S" : "N";
-}
-
-/** `?` for a move that loses seeds, `??` for one that changes the result. */
-function mark(ply) {
-  return ply.answer !== "exact" ? "" : ply.changed ? "??" : ply.loss > 0 ? "?" : "";
-}
-
-function svg(tag, attrs, text) {
-  const e = document.createElementNS(SVG, tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-/** The engine's estimates of a ply in words: "estimate: best S4 ~+2, played ~+0, loses about 2
- * (depth 12, 0.3 s; not proved)", as the library writes them. */
-function estimateWords(ply) {
-  const letter = sideLetter(ply.side);
-  return `estimate: best ${ply.estimated_best.map((b) => letter + b).join(" ")} ` +
-    `~${signed(ply.estimate.value)}, played ~${signed(ply.estimate_played)}, ` +
-    (ply.estimated_loss > 0 ? `loses about ${ply.estimated_loss}` : "keeps the estimate") +
-    ` (${searchWords(ply.estimate)})`;
-}
-
-/** The chart: the value after each ply for South (South's `played` where South moved, North's
- * negated), one polyline a run of exact plies; where the engine estimated a ply, its estimate of
- * the move played the same way, one dashed polyline a run of them; a marker a ply. */
-function reviewChart(plies, at, total) {
-  const W = 640, H = 190, L = 40, R = 12, T = 14, B = 24;
-  const n = Math.max(plies.length, total || 0);
-  const forSouth = (ply, v) => (ply.side === "south" ? v : -v);
-  const south = (ply) => forSouth(ply, ply.played);
-  const guess = (ply) => forSouth(ply, ply.estimate_played);
-  const exact = plies.filter((ply) => ply.answer === "exact");
-  const estimated = plies.filter((ply) => ply.answer === "estimated");
-  const top = Math.max(1, ...exact.map((ply) => Math.abs(south(ply))),
-    ...estimated.map((ply) => Math.abs(guess(ply))));
-  const x = (k) => L + (n <= 1 ? (W - L - R) / 2 : ((k - 1) * (W - L - R)) / (n - 1));
-  const y = (v) => T + ((H - T - B) / 2) * (1 - v / top);
-  const round = (v) => Math.round(v * 10) / 10;
-  const chart = svg("svg", { viewBox: `0 0 ${W} ${H}`, role: "img",
-    "aria-label": "the value after each ply for South" });
-  chart.append(
-    svg("line", { class: "axis", x1: L, x2: W - R, y1: y(0), y2: y(0) }),
-    svg("text", { x: L - 4, y: y(top) + 4, "text-anchor": "end" }, signed(top)),
-    svg("text", { x: L - 4, y: y(0) + 4, "text-anchor": "end" }, "0"),
-    svg("text", { x: L - 4, y: y(-top) + 4, "text-anchor": "end" }, signed(-top)),
-    svg("text", { x: x(1), y: H - 6, "text-anchor": "middle" }, "1"),
-    svg("text", { x: L + 4, y: T - 3, class: "caption" }, "South ahead ↑  North ahead ↓"),
-  );
-  if (n > 1) chart.append(svg("text", { x: x(n), y: H - 6, "text-anchor": "middle" }, String(n)));
-  if (at !== null && at <= n) {
-    chart.append(svg("line", { class: "now", x1: x(at), x2: x(at), y1: T, y2: H - B }));
-  }
-  for (const [answer, value, cls] of [["exact", south, ""], ["estimated", guess, "estimate"]]) {
-    let run = [];
-    const flush = () => {
-      if (run.length) {
-        const line = svg("polyline", { points: run.join(" "), "data-points": run.length });
-        if (cls) line.classList.add(cls);
-        chart.append(line);
-      }
-      run = [];
-    };
-    for (const ply of plies) {
-      if (ply.answer === answer) run.push(`${round(x(ply.ply))},${round(y(value(ply)))}`);
-      else flush();
-    }
-    flush();
-  }
-  for (const ply of plies) {
-    const name = sideLetter(ply.side) + ply.move;
-    let marker;
-    if (ply.answer === "exact") {
-      const cls = ply.changed ? "blunder" : ply.loss > 0 ? "mistake" : "point";
-      marker = svg("circle", {
-        class: cls, cx: round(x(ply.ply)), cy: round(y(south(ply))),
-        r: cls === "blunder" ? 6 : cls === "mistake" ? 5 : 3,
-        "data-answer": "exact", "data-value": south(ply), "data-played": ply.played,
-        "data-loss": ply.loss, "data-changed": ply.changed ? "1" : "0",
-      });
-      marker.append(svg("title", {}, `ply ${ply.ply}: ${name}, ${signed(south(ply))} for South` +
-        (ply.loss > 0 ? `; loses ${ply.loss} ${mark(ply)}` : "")));
-    } else if (ply.answer === "estimated") {
-      marker = svg("circle", {
-        class: "estimate", cx: round(x(ply.ply)), cy: round(y(guess(ply))), r: 4,
-        "data-answer": "estimated", "data-estimate": guess(ply),
-        "data-estimated-loss": ply.estimated_loss, "data-changed": "0",
-      });
-      marker.append(svg("title", {}, `ply ${ply.ply}: ${name}, estimate ~${signed(guess(ply))} for ` +
-        `South; ${estimateWords(ply)}; no exact value (${ply.reason})`));
-    } else {
-      marker = svg("rect", {
-        class: "beyond", x: round(x(ply.ply) - 3), y: H - B + 3, width: 6, height: 6,
-        "data-answer": ply.answer, "data-changed": "0",
-      });
-      marker.append(svg("title", {}, `ply ${ply.ply}: ${name}, no exact value (${ply.reason})`));
-    }
-    marker.dataset.ply = String(ply.ply);
-    if (ply.ply === at) marker.classList.add("now");
-    marker.addEventListener("click", () => showPly(ply.ply));
-    chart.append(marker);
-  }
-  return chart;
-}
-
-/** A row a ply: its values; for a ply beyond reach the engine's estimates in words (never in the
- * value columns, never marked) and why there is no exact value, or only why. */
-function reviewRow(ply, at) {
-  const tr = el("tr", ply.answer === "estimated" ? "estimated" : ply.answer !== "exact" ? "beyond"
-    : ply.changed ? "blunder" : ply.loss > 0 ? "mistake" : "");
-  if (ply.ply === at) tr.classList.add("now");
-  tr.dataset.ply = String(ply.ply);
-  tr.dataset.answer = ply.answer;
-  const letter = sideLetter(ply.side);
-  const button = el("button", "ply", String(ply.ply));
-  button.type = "button";
-  button.title = `show the position before ply ${ply.ply}`;
-  const first = el("td");
-  first.append(button);
-  tr.append(first, el("td", "", capital(ply.side)), el("td", "mv", letter + ply.move));
-  if (ply.answer === "exact") {
-    tr.dataset.value = String(ply.value);
-    tr.dataset.played = String(ply.played);
-    tr.dataset.loss = String(ply.loss);
-    tr.dataset.changed = ply.changed ? "1" : "0";
-    tr.append(el("td", "num", signed(ply.value)), el("td", "num", signed(ply.played)),
-      el("td", "mv", ply.best.map((b) => letter + b).join(" ")), el("td", "num lost", String(ply.loss)),
-      el("td", "mark", mark(ply)),
-      el("td", "", ply.changed ? `${ply.result} → ${ply.result_after}` : ply.result));
-  } else if (ply.answer === "estimated") {
-    tr.dataset.changed = "0";
-    tr.dataset.estimate = String(ply.estimate.value);
-    tr.dataset.estimatePlayed = String(ply.estimate_played);
-    tr.dataset.estimatedLoss = String(ply.estimated_loss);
-    const td = el("td", "estimate", `${estimateWords(ply)}; no exact value: ${ply.reason}`);
-    td.colSpan = 6;
-    tr.append(td);
-  } else {
-    tr.dataset.changed = "0";
-    const td = el("td", "reason", `no exact value: ${ply.reason}`);
-    td.colSpan = 6;
-    tr.append(td);
-  }
-  tr.addEventListener("click", () => showPly(ply.ply));
-  return tr;
 }
 
 /** One side's summary in a sentence. */
@@ -420,15 +265,9 @@ function reviewAt(plies, at) {
       : `Before ply ${at}: ${capital(ply.side)} played ${name}; no exact value: ${ply.reason}.`;
 }
 
-/** Minutes and seconds, for a person. */
-function duration(seconds) {
-  const s = Math.round(seconds);
-  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${s % 60} s`;
-}
-
 /** The line over the review's buttons: the tables a review of this game reads, and the ones
  * the server builds in the background for Kalah(6) reviews (`preparing` of /api/v1/variants). */
-function drawReviewTables() {
+export function drawReviewTables() {
   const line = $("review-tables");
   const p = gameParams();
   if (!catalogue || p.get("game") === "bao") {
@@ -468,26 +307,9 @@ function drawReviewTables() {
   line.textContent = text;
 }
 
-/** While the server builds tables for reviews and searches the openings over them, the line
- * follows it (every 2 s) until it ends. */
-async function followPreparing() {
-  const busy = (prep) => prep && (prep.state === "building" || prep.state === "searching");
-  while (catalogue && busy(catalogue.preparing)) {
-    await sleep(2000);
-    try {
-      const fresh = await api("/api/v1/variants", new URLSearchParams());
-      catalogue.tables = fresh.tables;
-      catalogue.preparing = fresh.preparing;
-    } catch (e) {
-      return;
-    }
-    drawReviewTables();
-  }
-}
-
 /** The pane as the address and the review stand: hidden for Bao; the review shown while the
  * board is in its game (or when its game is unknown). */
-function drawReview() {
+export function drawReview() {
   $("review").hidden = gameParams().get("game") === "bao";
   drawReviewTables();
   const result = $("review-result");
@@ -501,11 +323,19 @@ function drawReview() {
     ? `${plies.length} of ${answer.total} plies reviewed so far …`
     : `${plies.length} pl${plies.length === 1 ? "y" : "ies"} reviewed` +
       (answer.tables ? ` (tables ${answer.tables})` : "") + ".";
-  $("review-chart").replaceChildren(reviewChart(plies, at, answer.total));
-  $("review-rows").replaceChildren(...plies.map((ply) => reviewRow(ply, at)));
+  $("review-chart").replaceChildren(reviewChart(plies, at, answer.total, showPly));
+  $("review-rows").replaceChildren(...plies.map((ply) => reviewRow(ply, at, showPly)));
   $("review-sides").replaceChildren(...(answer.sides
     ? ["south", "north"].map((name, i) => reviewSide(name, answer.sides[i])) : []));
   reviewAt(plies, at);
   $("review-record-box").hidden = typeof answer.record !== "string";
   $("review-record").textContent = typeof answer.record === "string" ? answer.record : "";
+}
+
+/** The pane's buttons wired; `render` draws the page once the pane has changed its address. */
+export function wireReview(render) {
+  redraw = render;
+  $("review-game").addEventListener("click", reviewGame);
+  $("review-paste").addEventListener("click", reviewRecord);
+  $("review-cancel").addEventListener("click", cancelReview);
 }

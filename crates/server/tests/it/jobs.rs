@@ -357,6 +357,9 @@ fn a_job_s_faults_are_400_and_an_unknown_job_404() {
     server.follow(location, |r| r["state"] == "done");
 }
 
+/// The moves of the games reviewed while the start's search is held.
+const HELD_MOVES: [usize; 10] = [1, 4, 2, 3, 1, 2, 4, 3, 2, 1];
+
 #[test]
 fn table_queries_are_answered_while_reviews_hold_every_search_slot_and_the_reviews_then_end_right()
 {
@@ -369,11 +372,10 @@ fn table_queries_are_answered_while_reviews_hold_every_search_slot_and_the_revie
     else {
         panic!("no search of the start yet");
     };
-    let moves: [usize; 10] = [1, 4, 2, 3, 1, 2, 4, 3, 2, 1];
     let locations: Vec<String> = (7..=10)
         .map(|n| {
             let body = json!({ "game": "kalah", "pits": 4, "rules": "standard",
-                               "moves": &moves[..n] });
+                               "moves": &HELD_MOVES[..n] });
             let (headers, status, report) = server.review(&body, true);
             assert_eq!(status, StatusCode::ACCEPTED, "{report}");
             headers[header::LOCATION].to_str().unwrap().to_string()
@@ -387,48 +389,65 @@ fn table_queries_are_answered_while_reviews_hold_every_search_slot_and_the_revie
         );
         std::thread::yield_now();
     }
-    // Positions the tables hold (Kalah(4,1): 8 seeds), two plies deep, with the library's
-    // answers.
+    asked_by_two_clients(&server);
+    for location in &locations {
+        let (_, report) = server.get(location);
+        assert!(
+            matches!(report["state"].as_str(), Some("queued" | "running")),
+            "{report}"
+        );
+    }
+    // The start's search ends; so does every review, each the library's.
+    server
+        .state
+        .solved
+        .run(&server.state.tablebase, &game, leader);
+    each_review_is_the_librarys(&server, &locations);
+}
+
+/// Positions the tables hold (Kalah(4,1): 8 seeds), two plies deep, with the library's answers.
+fn small_positions() -> Vec<(String, granary::Query)> {
     let tablebase = granary::Tablebase::new(tables().path());
     let small = granary::Setup {
         seeds: Some(1),
         ..setup()
     };
+    let query = |position: &str| {
+        let game = small.mancala(granary::GameName::Kalah, Some(position));
+        tablebase.query(&game.unwrap()).unwrap()
+    };
     let start = small.mancala(granary::GameName::Kalah, None).unwrap();
     let mut positions = vec![granary::format_position(&start.position, 4)];
     let mut frontier = positions.clone();
     for _ in 0..2 {
-        let mut next = Vec::new();
-        for position in &frontier {
-            let query = tablebase
-                .query(
-                    &small
-                        .mancala(granary::GameName::Kalah, Some(position))
-                        .unwrap(),
-                )
-                .unwrap();
-            next.extend(query.moves.iter().map(|m| m.position.clone()));
-        }
+        let next: Vec<String> = frontier
+            .iter()
+            .flat_map(|position| query(position).moves.into_iter().map(|m| m.position))
+            .collect();
         positions.extend(next.iter().cloned());
         frontier = next;
     }
     positions.sort();
     positions.dedup();
     assert!(positions.len() > 10, "{positions:?}");
-    let expected: Vec<granary::Query> = positions
-        .iter()
+    positions
+        .into_iter()
         .map(|p| {
-            tablebase
-                .query(&small.mancala(granary::GameName::Kalah, Some(p)).unwrap())
-                .unwrap()
+            let answer = query(&p);
+            (p, answer)
         })
-        .collect();
-    // Two clients ask every position while the reviews hold the search slot.
+        .collect()
+}
+
+/// Two clients ask every one of [`small_positions`] (while the reviews hold the search slot):
+/// each answered at once, the library's values.
+fn asked_by_two_clients(server: &Server) {
+    let positions = small_positions();
     std::thread::scope(|s| {
         for client in 0..2 {
-            let (server, positions, expected) = (&server, &positions, &expected);
+            let positions = &positions;
             s.spawn(move || {
-                for (position, library) in positions.iter().zip(expected).skip(client) {
+                for (position, library) in positions.iter().skip(client) {
                     let asked = serde_urlencoded::to_string([("position", position)]).unwrap();
                     let (status, answer) = server.get(&format!(
                         "/api/v1/query?game=kalah&pits=4&rules=standard&seeds=1&{asked}"
@@ -447,30 +466,20 @@ fn table_queries_are_answered_while_reviews_hold_every_search_slot_and_the_revie
             });
         }
     });
-    for location in &locations {
-        let (_, report) = server.get(location);
-        assert!(
-            matches!(report["state"].as_str(), Some("queued" | "running")),
-            "{report}"
-        );
-    }
-    // The start's search ends; so does every review, each the library's.
-    server
-        .state
-        .solved
-        .run(&server.state.tablebase, &game, leader);
+}
+
+/// The reviews at `locations` (of the first 7 to 10 of [`HELD_MOVES`]) followed to their end:
+/// each result the library's review.
+fn each_review_is_the_librarys(server: &Server, locations: &[String]) {
+    let tablebase = granary::Tablebase::new(tables().path());
     for (location, n) in locations.iter().zip(7..=10) {
         let done = server.follow(location, |r| r["state"] == "done");
-        let record = granary::GameRecord::new(
-            granary::GameName::Kalah,
-            &setup(),
-            None,
-            &moves[..n]
-                .iter()
-                .map(|&pit| granary::game::GameMove::Pit(pit))
-                .collect::<Vec<_>>(),
-        )
-        .unwrap();
+        let moves: Vec<granary::game::GameMove> = HELD_MOVES[..n]
+            .iter()
+            .map(|&pit| granary::game::GameMove::Pit(pit))
+            .collect();
+        let record =
+            granary::GameRecord::new(granary::GameName::Kalah, &setup(), None, &moves).unwrap();
         let library = tablebase
             .review_record(&record, f64::INFINITY, None, &())
             .unwrap();
