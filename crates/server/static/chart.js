@@ -1,7 +1,7 @@
 // A game's review drawn ply by ply: the chart of the value after every ply from South's side
-// (a line, with a gap where a ply has no exact value; each move that loses seeds marked, each
-// that changes the result marked red), where a ply has the engine's
-// estimates instead (`answer: "estimated"`) a hollow point and a dashed line, labelled
+// (a line, with a gap where a ply has no exact value; each move marked as the library marks it,
+// `?` one that loses seeds, `??` in red one that changes the result), where a ply has the
+// engine's estimates instead (`answer: "estimated"`) a hollow point and a dashed line, labelled
 // "estimate" and never marked; and the table's row of each ply. A click on a ply's marker or
 // row is handed on (`onPly`, with the ply's number). Values are the mover's net seeds of those
 // on the board, as the API gives them.
@@ -14,9 +14,10 @@
 
 import { capital, el, searchWords, sideLetter, signed, svg } from "./dom.js";
 
-/** `?` for a move that loses seeds, `??` for one that changes the result. */
+/** An exact ply's mark as the library gives it (`mark`): `??` for a move that changes the
+ * result, `?` for one that loses seeds, else none (""); an estimated ply never has one. */
 export function mark(ply) {
-  return ply.answer !== "exact" ? "" : ply.changed ? "??" : ply.loss > 0 ? "?" : "";
+  return ply.answer === "exact" && ply.mark ? ply.mark : "";
 }
 
 /** The class of an exact ply's marker and row, by its mark. */

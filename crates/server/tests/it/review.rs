@@ -74,6 +74,16 @@ fn reviewed_as_query_answers(
         assert_eq!(row["played"], value, "ply {}", i + 1);
         let loss = v["value"].as_i64().unwrap() - value;
         assert_eq!(row["loss"], loss, "ply {}", i + 1);
+        // Every exact ply carries the library's mark: `??` a move that changes the result, `?`
+        // one that loses seeds, else `null`.
+        let mark = if row["changed"] == true {
+            json!("??")
+        } else if loss > 0 {
+            json!("?")
+        } else {
+            Value::Null
+        };
+        assert_eq!(row.get("mark"), Some(&mark), "ply {}: {row}", i + 1);
         let side = usize::from(row["side"] == "north");
         played[side] += 1;
         lost[side] += loss;
@@ -298,6 +308,10 @@ fn a_review_above_the_tables_has_the_engines_estimates_there_and_exact_values_be
     ] {
         assert!(first.get(key).is_none(), "{key}: {first}");
     }
+    assert!(
+        first.get("mark").is_none_or(Value::is_null),
+        "never marked: {first}"
+    );
     let value = first["estimate"]["value"].as_i64().unwrap();
     let played = first["estimate_played"].as_i64().unwrap();
     assert_eq!(first["estimated_loss"].as_i64(), Some(value - played));
