@@ -19,7 +19,8 @@ use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 use rayon::prelude::*;
 
-use crate::{Options, input, raise};
+use crate::options::Options;
+use crate::{input, raise};
 
 /// Pits a side at most (the packed board's lanes).
 const MAX_PITS: usize = 8;

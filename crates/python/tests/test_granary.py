@@ -111,6 +111,8 @@ def test_review_agrees_with_query_ply_by_ply(tmp_path):
         assert p["loss"] == p["value"] - p["played"] >= 0
         worse = {("win", "draw"), ("win", "loss"), ("draw", "loss")}
         assert p["changed"] == ((p["result"], p["result_after"]) in worse)
+        # The library's mark: `??` for a move that changes the result, `?` for one that loses.
+        assert p["mark"] == ("??" if p["changed"] else "?" if p["loss"] > 0 else None), p
         here = here.play(move)
     assert any(p["loss"] > 0 for p in review.plies)
     for side, summary in zip(("south", "north"), review.sides):
@@ -134,7 +136,7 @@ def test_review_is_a_table_of_a_row_a_ply(tmp_path):
     frame = pandas.DataFrame(review.plies)
     assert len(frame) == 3 and list(frame["ply"]) == [1, 2, 3]
     assert {"ply", "side", "move", "position", "answer", "value", "played", "best", "loss",
-            "result", "result_after", "changed", "source"} == set(frame.columns)
+            "result", "result_after", "changed", "mark", "source"} == set(frame.columns)
     assert (frame["loss"] == frame["value"] - frame["played"]).all()
     assert len(pandas.DataFrame(review.sides)) == 2
 
@@ -240,6 +242,7 @@ def test_a_review_beyond_the_tables_has_the_engines_estimates_labelled(awari16):
     assert first["answer"] == "estimated" and "18 seeds" in first["reason"], first
     for key in ("value", "played", "loss", "best", "result", "changed"):
         assert key not in first, first
+    assert first.get("mark") is None, first
     e = first["estimate"]
     assert first["estimated_loss"] == e["value"] - first["estimate_played"] >= 0, first
     assert e["depth"] >= 1 and e["nodes"] > 0 and first["estimated_best"], first
@@ -297,8 +300,7 @@ def test_a_record_is_read_written_and_reviewed(tmp_path):
         assert move["comments"][-1].startswith(
             f"review: value {ply['value']:+}, played {ply['played']:+}, loss {ply['loss']}"
         )
-        expected = "??" if ply["changed"] else ("?" if ply["loss"] > 0 else None)
-        assert move["mark"] == expected
+        assert move["mark"] == ply["mark"]
     # The command says the same of the record.
     path = tmp_path / "game.txt"
     path.write_text(text)
@@ -527,7 +529,16 @@ def test_reprs_and_catalogue():
 
 
 def test_docstring_examples_run():
+    """The examples of the package's docstring and of every module a public name comes from."""
     import doctest
+    import sys
 
-    result = doctest.testmod(granary, optionflags=doctest.ELLIPSIS)
-    assert result.attempted > 0 and result.failed == 0
+    homes = {getattr(getattr(granary, name), "__module__", "") for name in granary.__all__}
+    modules = ["granary"] + sorted(m for m in homes if m.startswith("granary."))
+    attempted = {}
+    for name in modules:
+        result = doctest.testmod(sys.modules[name], optionflags=doctest.ELLIPSIS)
+        assert result.failed == 0, name
+        attempted[name] = result.attempted
+    # The package's own example, and the tables' (values, best_moves).
+    assert attempted["granary"] > 0 and attempted["granary.tablebase"] > 0, attempted

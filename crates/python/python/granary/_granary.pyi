@@ -1,6 +1,9 @@
-"""The native half of `granary` (Rust, pyo3). Use the `granary` package's classes instead."""
+"""The native half of `granary` (Rust, pyo3). Use the `granary` package's classes instead.
 
-from typing import Callable, List, Optional, Tuple, Union
+Answers are the engine's, as Python objects: dicts, lists, ints, floats, strings and None, as
+its JSON has them."""
+
+from typing import Any, Callable, Dict, List, Optional, Tuple, Union
 
 class TableError(Exception):
     """Tables missing or damaged, or a build or search that failed."""
@@ -10,15 +13,16 @@ DEFAULT_SEARCH_SECONDS: float
 DEFAULT_TIME: float
 REVIEW_TIME: float
 Options = dict  # {"game": str, "pits": int | None, "seeds": int | None, "rules": str | None, ...}
-Progress = Callable[[str, str], None]
-# A review's progress: (done, total, ply), the ply as JSON text.
-ReviewProgress = Callable[[int, int, str], None]
+Progress = Callable[[str, Dict[str, Any]], None]
+Answer = Dict[str, Any]
+# A review's progress: (done, total, ply), the ply a dict.
+ReviewProgress = Callable[[int, int, Dict[str, Any]], None]
 # Labels as bytes: values (int16 LE), covered (bool), and with moves (move values, legal).
 # label_pits takes its pit counts as uint64 LE bytes.
 Labels = Tuple[bytes, bytes, Optional[Tuple[bytes, bytes]]]
 
-def show(options: Options, position: Optional[str], moves: List[str]) -> str: ...
-# JSON of a Query, or beyond the exact reach (with a time or nodes) of an estimate: the
+def show(options: Options, position: Optional[str], moves: List[str]) -> Answer: ...
+# A Query, or beyond the exact reach (with a time or nodes) of an estimate: the
 # engine's `estimate`, `best`, `pv`, `moves` and `beyond` (no `value`).
 def query(
     directory: str,
@@ -28,8 +32,8 @@ def query(
     search_seconds: Optional[float],
     time: Optional[float],
     nodes: Optional[int],
-) -> str: ...
-# JSON of a RecordReview; beyond the exact reach (with a time or nodes a ply) a ply is
+) -> Answer: ...
+# A RecordReview; beyond the exact reach (with a time or nodes a ply) a ply is
 # `estimated`: the engine's `estimate`, `estimated_best`, `estimate_played`, `estimated_loss`.
 def review(
     directory: str,
@@ -40,7 +44,7 @@ def review(
     time: Optional[float],
     nodes: Optional[int],
     progress: Optional[ReviewProgress],
-) -> str: ...
+) -> Answer: ...
 def review_record(
     directory: str,
     text: str,
@@ -48,15 +52,15 @@ def review_record(
     time: Optional[float],
     nodes: Optional[int],
     progress: Optional[ReviewProgress],
-) -> str: ...
-def record_read(text: str) -> str: ...
+) -> Answer: ...
+def record_read(text: str) -> Answer: ...
 def record_new(
     options: Options,
     position: Optional[str],
     moves: List[Union[int, str]],
     tags: List[Tuple[str, str]],
     comments: List[str],
-) -> str: ...
+) -> Answer: ...
 def choose(
     directory: str,
     options: Options,
@@ -65,7 +69,7 @@ def choose(
     search_seconds: Optional[float],
     time: float,
     nodes: Optional[int],
-) -> str: ...
+) -> Answer: ...
 def position_of_counts(
     options: Options, south: List[int], north: List[int], stores: Tuple[int, int], to_move: int
 ) -> str: ...
@@ -85,7 +89,7 @@ def solve(
     table_seeds: Optional[int],
     progress: Optional[Progress],
     journal: Optional[str],
-) -> str: ...
+) -> Answer: ...
 def build(
     directory: str,
     options: Options,
@@ -93,17 +97,17 @@ def build(
     threads: Optional[int],
     memory: Optional[int],
     progress: Optional[Progress],
-) -> str: ...
-def catalogue() -> str: ...
+) -> Answer: ...
+def catalogue() -> List[Answer]: ...
 def bao_prove(
     options: Options,
     start: Optional[str],
     moves: List[str],
     depth: int,
     progress: Optional[Progress],
-) -> str: ...
-def bao_prove_pns(options: Options, start: Optional[str], moves: List[str], nodes: int) -> str: ...
+) -> Answer: ...
+def bao_prove_pns(options: Options, start: Optional[str], moves: List[str], nodes: int) -> Answer: ...
 def bao_choose(
     options: Options, start: Optional[str], moves: List[str], seconds: float
-) -> Optional[str]: ...
+) -> Optional[Answer]: ...
 def bao_hint(options: Options, start: Optional[str], moves: List[str]) -> List[Tuple[str, float]]: ...

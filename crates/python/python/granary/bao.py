@@ -18,17 +18,18 @@ think) raises :class:`ValueError`.
 
 from __future__ import annotations
 
-import json as _json
 import typing as _typing
 from dataclasses import dataclass as _dataclass
 from dataclasses import field as _field
 
 from . import _granary
+from ._native import _progress, _whole
 
 if _typing.TYPE_CHECKING:
     from typing import List, Optional, Tuple
 
-    from . import Game, Progress
+    from . import Game
+    from ._native import Progress
 
 __all__ = ["Proof", "EngineMove", "prove", "prove_pns", "choose", "hint", "PNS_NODES"]
 
@@ -109,20 +110,16 @@ def prove(game: "Game", depth: int, *, progress: Optional[Progress] = None) -> P
     """A full-width proof search for a forced win or loss of the player to move within
     ``depth`` plies (as ``granary solve bao --depth``). ``progress`` hears ``("depth", {"depth",
     "verdict", "seconds"})`` as each depth finishes."""
-    from . import _whole, _wrap_progress
-
     options, start, moves = _game(game)
-    d = _granary.bao_prove(options, start, moves, _whole("depth", depth), _wrap_progress(progress))
-    return Proof._from(_json.loads(d))
+    d = _granary.bao_prove(options, start, moves, _whole("depth", depth), _progress(progress))
+    return Proof._from(d)
 
 
 def prove_pns(game: "Game", nodes: int = PNS_NODES) -> Proof:
     """A proof-number search of at most ``nodes`` tree nodes (as ``granary solve bao``)."""
-    from . import _whole
-
     options, start, moves = _game(game)
     budget = _whole("nodes", nodes, low=1, high=2**40)
-    return Proof._from(_json.loads(_granary.bao_prove_pns(options, start, moves, budget)))
+    return Proof._from(_granary.bao_prove_pns(options, start, moves, budget))
 
 
 def choose(game: "Game", seconds: float = 1.0) -> Optional[EngineMove]:
@@ -136,7 +133,6 @@ def choose(game: "Game", seconds: float = 1.0) -> Optional[EngineMove]:
     d = _granary.bao_choose(options, start, moves, float(seconds))
     if d is None:
         return None
-    d = _json.loads(d)
     return EngineMove(d["move"], d["position"], d["depth"], d["score"], d["nodes"])
 
 
