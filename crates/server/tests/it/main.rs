@@ -5,6 +5,7 @@ mod api;
 mod bao;
 mod common;
 mod estimates;
+mod held;
 mod jobs;
 mod openapi;
 mod page;
