@@ -6,31 +6,26 @@
 //! rerun of that share), else for the share of the committed corpus (layer 9, 100 positions).
 #![no_main]
 
-use granary_retrograde::resume::{encode_checkpoint, parse_checkpoint};
+use granary_retrograde::resume::{HEADER_LEN, Header, encode_checkpoint, parse_checkpoint};
 use libfuzzer_sys::fuzz_target;
-
-/// Bytes of a checkpoint's header; its CRC-32 is at 24..28, over the header's first 24 bytes
-/// and everything after the header.
-const HEADER: usize = 32;
+use zerocopy::{FromBytes, IntoBytes};
 
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
         return;
     };
     let mut bytes = rest.to_vec();
-    if flags & 1 != 0 && bytes.len() >= HEADER {
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&bytes[..24]);
-        crc.update(&bytes[HEADER..]);
-        bytes[24..28].copy_from_slice(&crc.finalize().to_le_bytes());
+    let mut share = (9, 100);
+    if let Ok((mut header, body)) = Header::read_from_prefix(&bytes) {
+        if flags & 1 != 0 {
+            header.crc32.set(header.checksum(body));
+            bytes[..HEADER_LEN].copy_from_slice(header.as_bytes());
+        }
+        if flags & 2 != 0 {
+            share = (header.seeds.get(), header.entries.get());
+        }
     }
-    let (seeds, entries) = if flags & 2 != 0 && bytes.len() >= HEADER {
-        let u32_at = |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().unwrap());
-        let u64_at = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap());
-        (u32_at(8), u64_at(16))
-    } else {
-        (9, 100)
-    };
+    let (seeds, entries) = share;
     let Ok((next, work, values)) = parse_checkpoint(&bytes, seeds, entries) else {
         return;
     };

@@ -6,23 +6,12 @@
 //! # What a checkpoint holds
 //! Between two phases no message is pending and no thread runs, so the state of the build is
 //! each rank's work bytes (a resolved position's value among them) and values (best exits)
-//! (one process alone is rank 0 of 1). A checkpoint writes
-//! both to `<layer>.tbl.work/r<rank>-<first>.resume` (`first`: the rank of the share's first
-//! position, so that a checkpoint of another plan of blocks is never taken for this one):
-//!
-//! ```text
-//!   offset        size     field
-//!   0             8        magic "GRANRSM4"
-//!   8             4        seeds of the layer (u32, little-endian)
-//!   12            4        next: the phase to run next (n after the first pass, 0 when only
-//!                          the last step, endless play worth 0, is left)
-//!   16            8        entries of the share (u64)
-//!   24            4        CRC-32 of bytes 0..24, the work bytes and the values
-//!   28            4        zero
-//!   32            entries  the work bytes, one a position
-//!   32 + entries  entries  the values, one a position
-//! ```
-//! written to `<name>.tmp`, synced and renamed, so the name always holds a whole checkpoint.
+//! (one process alone is rank 0 of 1). A checkpoint writes both to
+//! `<layer>.tbl.work/r<rank>-<first>.resume` (`first`: the rank of the share's first position,
+//! so that a checkpoint of another plan of blocks is never taken for this one): a 32-byte
+//! header (its layout: [`header`]; the layer, the phase to run next, the share's positions, a
+//! CRC-32 over every byte), the work bytes, then the values, one byte a position each, written
+//! to `<name>.tmp`, synced and renamed, so the name always holds a whole checkpoint.
 //! A rerun checks every header field and the CRC over every byte before it resumes
 //! ([`Checkpoints::find`]); a file that fails (damaged, torn, another layer's or version's) is
 //! refused with a line saying why, and the layer starts over.
@@ -40,10 +29,10 @@ use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicI8, AtomicU8, Ordering::Relaxed};
 use std::time::{Duration, Instant};
 
-/// The magic of this version: its work bytes as `crate::phases` lays them out (a resolved
-/// position's byte holds its value's sign and magnitude).
-const MAGIC: &[u8; 8] = b"GRANRSM4";
-const HEADER: usize = 32;
+pub mod header;
+
+pub use header::{HEADER_LEN, Header, MAGIC};
+
 /// Bytes read or written at a time.
 const CHUNK: usize = 1 << 20;
 
@@ -111,51 +100,27 @@ impl Checkpoints {
         entries: u64,
     ) -> std::io::Result<u32> {
         let refuse = |why: String| Err(std::io::Error::new(std::io::ErrorKind::InvalidData, why));
-        if len < HEADER as u64 {
+        if len < HEADER_LEN as u64 {
             return refuse(format!("{len} bytes, shorter than a checkpoint's header"));
         }
-        let mut header = [0u8; HEADER];
-        file.read_exact(&mut header)?;
-        let u32_at =
-            |at: usize| u32::from_le_bytes(header[at..at + 4].try_into().expect("4 bytes"));
-        let u64_at =
-            |at: usize| u64::from_le_bytes(header[at..at + 8].try_into().expect("8 bytes"));
-        if &header[..8] != MAGIC {
-            return refuse("not a checkpoint of this version (magic)".into());
-        }
-        if u32_at(8) != seeds {
-            return refuse(format!("a checkpoint of layer {}, not {seeds}", u32_at(8)));
-        }
-        if u64_at(16) != entries {
-            return refuse(format!(
-                "a checkpoint of {} positions, not this share's {entries}",
-                u64_at(16)
-            ));
-        }
-        let next = u32_at(12);
-        if next > seeds {
-            return refuse(format!("phase {next} beyond the layer's {seeds}"));
-        }
-        if u32_at(28) != 0 {
-            return refuse("reserved header bytes not zero".into());
-        }
+        let header = Header::read_from(file)?;
+        let next = header.check(seeds, entries).or_else(refuse)?;
         if len != Checkpoints::bytes(entries) {
             return refuse(format!(
                 "{len} bytes, not {} (torn or truncated)",
                 Checkpoints::bytes(entries)
             ));
         }
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&header[..24]);
+        let mut crc = header.hasher();
         let mut buf = vec![0u8; CHUNK];
-        let mut left = len - HEADER as u64;
+        let mut left = len - HEADER_LEN as u64;
         while left > 0 {
             let buf = &mut buf[..CHUNK.min(left as usize)];
             file.read_exact(buf)?;
             crc.update(buf);
             left -= buf.len() as u64;
         }
-        if crc.finalize() != u32_at(24) {
+        if crc.finalize() != header.crc32.get() {
             return refuse("its bytes do not match its checksum (damaged)".into());
         }
         Ok(next)
@@ -176,11 +141,8 @@ impl Checkpoints {
         work: &[AtomicU8],
         values: &[AtomicI8],
     ) -> std::io::Result<()> {
-        let mut header = [0u8; HEADER];
-        file.read_exact(&mut header)?;
-        let expected = u32::from_le_bytes(header[24..28].try_into().expect("4 bytes"));
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&header[..24]);
+        let header = Header::read_from(file)?;
+        let mut crc = header.hasher();
         let mut buf = vec![0u8; CHUNK];
         let entries = entries as usize;
         let mut read = |store: &mut dyn FnMut(usize, &[u8])| -> std::io::Result<()> {
@@ -202,7 +164,7 @@ impl Checkpoints {
                 cell.store(b as i8, Relaxed);
             }
         })?;
-        if crc.finalize() != expected {
+        if crc.finalize() != header.crc32.get() {
             return Err(std::io::Error::other(format!(
                 "{}: the checkpoint does not match its checksum",
                 path.display()
@@ -214,7 +176,7 @@ impl Checkpoints {
     /// The bytes of a checkpoint of a share of `entries` positions (`u64::MAX` for a share too
     /// large for any file).
     pub(crate) fn bytes(entries: u64) -> u64 {
-        entries.saturating_mul(2).saturating_add(HEADER as u64)
+        entries.saturating_mul(2).saturating_add(HEADER_LEN as u64)
     }
 
     /// Whether the last checkpoint is at least `every` old.
@@ -248,7 +210,8 @@ impl Checkpoints {
     }
 
     /// Writes a checkpoint of layer `seeds` before phase `next` to `out`: the first `entries`
-    /// work bytes of `work` and values of `values`, the CRC written last, over the header.
+    /// work bytes of `work` and values of `values`; the header is written again last, with the
+    /// CRC.
     fn write_to(
         out: &mut (impl Write + Seek),
         seeds: u32,
@@ -257,14 +220,9 @@ impl Checkpoints {
         values: &[AtomicI8],
         next: u32,
     ) -> std::io::Result<()> {
-        let mut header = [0u8; HEADER];
-        header[..8].copy_from_slice(MAGIC);
-        header[8..12].copy_from_slice(&seeds.to_le_bytes());
-        header[12..16].copy_from_slice(&next.to_le_bytes());
-        header[16..24].copy_from_slice(&entries.to_le_bytes());
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&header[..24]);
-        out.write_all(&header)?;
+        let mut header = Header::new(seeds, next, entries);
+        let mut crc = header.hasher();
+        header.write_to(out)?;
         let entries = entries as usize;
         let mut buf = Vec::with_capacity(CHUNK);
         for cells in work[..entries].chunks(CHUNK) {
@@ -279,8 +237,9 @@ impl Checkpoints {
             crc.update(&buf);
             out.write_all(&buf)?;
         }
-        out.seek(SeekFrom::Start(24))?;
-        out.write_all(&crc.finalize().to_le_bytes())
+        header.crc32.set(crc.finalize());
+        out.seek(SeekFrom::Start(0))?;
+        header.write_to(out)
     }
 }
 
