@@ -412,7 +412,7 @@ fn sow_plan<P: PitCount>(
                 if seeds == 0 || sowing.store != 1 {
                     continue;
                 }
-                let after = board(0, row, m).cleared(lane).0 + sowing.add;
+                let after = sowing.apply(board(0, row, m)).0;
                 let (own, theirs) = (
                     after as u64 & lanes_mask(m) as u64,
                     (after >> (8 * m)) as u64,
@@ -543,10 +543,15 @@ fn in_row_moves<P: PitCount>(
         for lane in 0..m {
             let seeds = (row >> (8 * lane)) as u8;
             let sowing = table.get(lane, seeds);
-            if seeds == 0 || sowing.store != 0 || sowing.add >> (8 * m) != 0 {
+            if seeds == 0 || sowing.store != 0 {
                 continue;
             }
-            let after = (board(0, row, m).cleared(lane).0 + sowing.add) as u64;
+            // Within the row: the opponent's (empty here) still empty after the sowing.
+            let after = sowing.apply(board(0, row, m)).0;
+            if after >> (8 * m) != 0 {
+                continue;
+            }
+            let after = after as u64;
             mover.lanes |= 1 << lane;
             if (after >> (8 * sowing.last)) as u8 == 1 {
                 mover.may_capture |= 1 << lane;

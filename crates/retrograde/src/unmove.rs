@@ -3,10 +3,10 @@
 //!
 //! Seen from the player who moved (`x` = the child turned round), a move that stays in the layer
 //! sowed `k` seeds from an origin lane `i`, which is now empty, and added the sowing table's
-//! `add(i, k)` to the board. So every parent is `x - add(i, k) + k at lane i` (one subtraction of
-//! the table's `delta`, `granary_rules::sowing`) for an empty lane `i` and a `k` whose increments
-//! `x` can pay for, with no seed sown into a store. `add(i, k)` grows lane by lane with `k`, so `k`
-//! stops at the first count `x` cannot pay. Each candidate is then confirmed by playing the move
+//! `add(i, k)` to the board. So every parent is `x - add(i, k) + k at lane i` (one subtraction:
+//! [`Sowing::undo`](granary_rules::sowing::Sowing::undo)) for an empty lane `i` and a `k` whose
+//! increments `x` can pay for, with no seed sown into a store. `add(i, k)` grows lane by lane with
+//! `k`, so `k` stops at the first count `x` cannot pay. Each candidate is then confirmed by playing the move
 //! forward (legality, no capture, same child), so the rules live in one place: the forward move
 //! generator; where the rules can tell from the last seed that a sowing captures nothing and is
 //! legal ([`Rules::quiet_sowing`]), the move is not played (builds with debug assertions play it
@@ -14,18 +14,6 @@
 
 use granary_index::LayerIndex;
 use granary_rules::{Board, Position, Rules, Side};
-
-/// Whether every lane of `x` is at least the lane of `y`, for lanes below 128.
-#[inline]
-fn covers(x: u128, y: u128, high: u128) -> bool {
-    ((x | high) - y) & high == high
-}
-
-/// The high bit of each of the `2m` lanes.
-#[must_use]
-pub fn high_bits(m: usize) -> u128 {
-    granary_rules::board::ones(2 * m) << 7
-}
 
 /// Whether the opponent's row (lanes `m..2m`) has an empty pit.
 #[inline]
@@ -44,7 +32,6 @@ pub fn for_each_parent<R: Rules>(
     let m = rules.pits();
     let table = rules.sow_table();
     let x = child.flipped(m);
-    let high = high_bits(m);
     let seeds = index.seeds();
     for origin in 0..m {
         if x.pit(origin) != 0 {
@@ -52,10 +39,12 @@ pub fn for_each_parent<R: Rules>(
         }
         for k in 1..=seeds.min(255) as u8 {
             let sowing = table.get(origin, k);
-            if sowing.store != 0 || !covers(x.0, sowing.add, high) {
+            if sowing.store != 0 {
                 break;
             }
-            let board = Board(x.0.wrapping_sub(sowing.delta));
+            let Some(board) = sowing.undo(x) else {
+                break;
+            };
             if index.reduced() && !has_empty_opponent_pit(board, m) {
                 continue;
             }

@@ -8,6 +8,7 @@
 //! the place of the last seed. Sowing is then `board.cleared(i) + add`, whatever the number of laps:
 //! one addition of `delta`, which is `add` less the `k` seeds of lane `i` (the lane holds exactly
 //! them, so the subtraction borrows from no other lane). Un-sowing is the subtraction of `delta`.
+//! Both formulas live in [`Sowing::apply`] and [`Sowing::undo`]; `add` and `delta` are private.
 //!
 //! The table is built by dropping seeds one at a time, the obviously-correct way.
 
@@ -45,20 +46,53 @@ impl Ring {
     }
 }
 
-/// What sowing `k` seeds from one lane does, precomputed.
+/// What sowing `k` seeds from one lane does, precomputed: [`Sowing::apply`] sows, [`Sowing::undo`]
+/// takes a sowing back.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 #[repr(C, align(16))]
 pub struct Sowing {
     /// Added to the board after the origin lane is emptied.
-    pub add: u128,
+    add: u128,
     /// `add` less the origin's seeds at the origin's lane (wrapping, as one integer): a board
     /// holding exactly those seeds there plus `delta` is the board after the sowing, and the
     /// board after it less `delta` the board before (the module documentation).
-    pub delta: u128,
+    delta: u128,
     /// Seeds added to the mover's store.
     pub store: u8,
     /// The place of the last seed; [`LAST_IN_STORE`] for the store. Meaningless for `k = 0`.
     pub last: u8,
+    /// The origin lane and the seeds it holds before the sowing (checked under debug
+    /// assertions).
+    origin: u8,
+    count: u8,
+}
+
+impl Sowing {
+    /// The board after this sowing from `before`, whose origin lane holds the seeds sown: the
+    /// origin emptied and a seed dropped in each place sown, in one addition.
+    #[inline]
+    #[must_use]
+    pub fn apply(&self, before: Board) -> Board {
+        debug_assert_eq!(
+            before.pit(usize::from(self.origin)),
+            self.count,
+            "the origin holds the seeds sown"
+        );
+        Board(before.0.wrapping_add(self.delta))
+    }
+
+    /// The board before this sowing, if it left `after`: `None` unless every lane of `after`
+    /// holds at least the seeds this sowing dropped there (a lane of fewer than 128 seeds
+    /// each), else the seeds dropped taken back and the origin's put back, in one subtraction.
+    /// The origin lane of `after` must be empty for the board to be one the sowing leaves.
+    #[inline]
+    #[must_use]
+    pub fn undo(&self, after: Board) -> Option<Board> {
+        /// The high bit of every lane: no borrow crosses a lane of fewer than 128 seeds.
+        const HIGH: u128 = u128::from_ne_bytes([0x80; 16]);
+        let covers = (after.0 | HIGH).wrapping_sub(self.add) & HIGH == HIGH;
+        covers.then(|| Board(after.0.wrapping_sub(self.delta)))
+    }
 }
 
 /// [`Sowing::last`] when the last seed lands in the store.
@@ -130,6 +164,8 @@ impl SowTable {
                 Place::Lane(lane) => lane as u8,
                 Place::Store => LAST_IN_STORE,
             },
+            origin: origin as u8,
+            count: count as u8,
         }
     }
 
@@ -145,7 +181,7 @@ impl SowTable {
     #[must_use]
     pub fn sow(&self, board: Board, origin: usize) -> (Board, &Sowing) {
         let sowing = self.get(origin, board.pit(origin));
-        (Board(board.0.wrapping_add(sowing.delta)), sowing)
+        (sowing.apply(board), sowing)
     }
 }
 
@@ -196,7 +232,15 @@ mod tests {
                     let board = Board::from_sides(&lanes[..6], &lanes[6..]);
                     let (after, sowing) = table.sow(board, origin);
                     assert_eq!(after.0, board.cleared(origin).0 + sowing.add);
-                    assert_eq!(after.0.wrapping_sub(sowing.delta), board.0);
+                    assert_eq!(sowing.undo(after), Some(board));
+                    // A lane holding one seed fewer than were sown into it: no board before.
+                    for lane in 0..12 {
+                        let sown = (sowing.add >> (8 * lane)) as u8;
+                        if sown > 0 {
+                            let short = u128::from(after.pit(lane) - sown + 1) << (8 * lane);
+                            assert_eq!(sowing.undo(Board(after.0 - short)), None);
+                        }
+                    }
                 }
             }
         }
