@@ -2,6 +2,7 @@
 
 use std::ops::Range;
 use std::path::PathBuf;
+use std::sync::atomic::AtomicU8;
 use std::time::Instant;
 
 use granary_index::LayerIndex;
@@ -303,8 +304,8 @@ pub fn build_layer(
     }
     let output = Output::open(&target, options.compress, peers)?;
     observer.layer_started(set.kind(), seeds, target.size());
-    let solve = target.solve((&lower, kept), options, observer, peers, resumed)?;
-    let written = output.write(&target, &solve.finished, peers)?;
+    let mut solve = target.solve((&lower, kept), options, observer, peers, resumed)?;
+    let written = output.write(&target, solve.finished.read(), peers)?;
     drop(solve.finished);
     target.remove_scratch();
     peers.barrier();
@@ -622,7 +623,7 @@ impl Output {
     fn write(
         self,
         target: &Target<'_>,
-        finished: &Finished,
+        finished: FinishedValues<'_>,
         peers: &dyn Peers,
     ) -> Result<Written, TableError> {
         let span = target.span.clone();
@@ -663,14 +664,29 @@ enum Finished {
 }
 
 impl Finished {
+    /// The values to read, once the solve is over: borrowing `self` mutably, no thread of the
+    /// solve writes them while they are read.
+    fn read(&mut self) -> FinishedValues<'_> {
+        match self {
+            Finished::Work(work) => FinishedValues::Work(work.all()),
+            Finished::Values(values) => FinishedValues::Values(values.bytes()),
+        }
+    }
+}
+
+/// The values of a solved layer, read ([`Finished::read`]).
+enum FinishedValues<'a> {
+    Work(&'a [AtomicU8]),
+    Values(&'a [u8]),
+}
+
+impl FinishedValues<'_> {
     /// The values of this rank's share from its `from`th position on, into `out`.
     fn fill(&self, from: u64, out: &mut [u8]) {
         let from = from as usize;
         match self {
-            Finished::Work(work) => values_of(&work.all()[from..], out),
-            Finished::Values(values) => {
-                out.copy_from_slice(&values.bytes()[from..from + out.len()]);
-            }
+            FinishedValues::Work(work) => values_of(&work[from..], out),
+            FinishedValues::Values(values) => out.copy_from_slice(&values[from..from + out.len()]),
         }
     }
 }

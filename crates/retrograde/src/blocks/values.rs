@@ -57,12 +57,15 @@ impl LayerValues {
         }
     }
 
-    /// The values as bytes, once no thread writes them.
-    pub(crate) fn bytes(&self) -> &[u8] {
+    /// The values as bytes. Borrowing `self` mutably, it outlives every slice of atomics that
+    /// [`LayerValues::entries`] handed out: no thread writes the values while the bytes are read.
+    pub(crate) fn bytes(&mut self) -> &[u8] {
         match self {
             LayerValues::Memory(cells) => {
-                // SAFETY: the mapping holds `len()` bytes (one an `AtomicI8`) and lives as long
-                // as `self`; it is read after the threads that wrote it have finished.
+                // SAFETY: the mapping holds `len()` bytes (one an `AtomicI8`), initialised (zeroed
+                // by the kernel, then written), and lives as long as `self`. `self` is borrowed
+                // mutably for as long as the slice lives, so no `&[AtomicI8]` from `entries`
+                // lives beside it and no thread writes the bytes while they are read.
                 unsafe { std::slice::from_raw_parts(cells.raw().as_ptr(), cells.len()) }
             }
             LayerValues::Mapped(values) => values.bytes(),
@@ -88,12 +91,15 @@ impl RankValues {
         unsafe { std::slice::from_raw_parts(map.as_mut_ptr().cast(), map.len()) }
     }
 
-    /// The values as bytes, once no thread writes them.
-    fn bytes(&self) -> &[u8] {
+    /// The values as bytes; as [`LayerValues::bytes`], `self` borrowed mutably while they are
+    /// read.
+    fn bytes(&mut self) -> &[u8] {
         let Some(map) = &self.map else {
             return &[];
         };
-        // SAFETY: as in `entries`; read after the threads that wrote them have finished.
+        // SAFETY: the mapping of `len()` bytes, as in `entries`; `self` is borrowed mutably for
+        // as long as the slice lives, so no slice of atomics from `entries` lives beside it and
+        // no thread writes the bytes while they are read.
         unsafe { std::slice::from_raw_parts(map.as_ptr(), map.len()) }
     }
 }
