@@ -363,7 +363,10 @@ mod tests {
         let (work, values) = ([0, 1, 2, 255], [-1, 0, 1, 127]);
         assert_eq!(encode_checkpoint(9, 5, &work, &values), GOLDEN);
         let (next, read_work, read_values) = parse_checkpoint(&GOLDEN, 9, 4).unwrap();
-        assert_eq!((next, &read_work[..], &read_values[..]), (5, &work[..], &values[..]));
+        assert_eq!(
+            (next, &read_work[..], &read_values[..]),
+            (5, &work[..], &values[..])
+        );
     }
 
     #[test]
