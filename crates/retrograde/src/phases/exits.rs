@@ -284,6 +284,9 @@ fn error(path: &std::path::Path, source: std::io::Error) -> ScratchError {
 
 #[cfg(test)]
 mod tests {
+    use rand_core::{RngCore, SeedableRng};
+    use rand_xoshiro::Xoshiro256PlusPlus;
+
     use super::*;
 
     /// Every phase's list, piece by piece, against the values read one by one: in memory, and in
@@ -293,12 +296,10 @@ mod tests {
         let n = 9i8;
         let len = 2 * PIECE as usize + 1234;
         // A fixed pseudo-random mix of exits: none, 0, and every magnitude up to n + 2.
-        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(9);
         let values: Vec<AtomicI8> = (0..len)
             .map(|_| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
+                let x = rng.next_u64();
                 AtomicI8::new(match x % 8 {
                     0 => NO_EXIT,
                     1 => 0,

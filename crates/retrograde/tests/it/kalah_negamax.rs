@@ -7,6 +7,8 @@ use granary_retrograde::{BuildOptions, build_layers};
 use granary_rules::reference::{RefPosition, Reference};
 use granary_rules::{Board, Capture, Game, Side, Sweep};
 use granary_tables::{TableKind, TableSet};
+use rand_core::{RngCore, SeedableRng};
+use rand_xoshiro::Xoshiro256PlusPlus;
 
 /// The net score the mover still makes from `pos` (stores ignored), memoized by layout.
 fn negamax(reference: &Reference, pos: &RefPosition, memo: &mut HashMap<Vec<u32>, i32>) -> i32 {
@@ -50,17 +52,6 @@ fn negamax(reference: &Reference, pos: &RefPosition, memo: &mut HashMap<Vec<u32>
     value
 }
 
-/// A small deterministic generator (xorshift64*), so the positions are the same every run.
-struct Rng(u64);
-impl Rng {
-    fn below(&mut self, n: u32) -> u32 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        ((self.0.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32) % u64::from(n)) as u32
-    }
-}
-
 fn check(game: Game, m: usize, seeds: u32, samples: usize) {
     let dir = tempfile::tempdir().unwrap();
     let kind = TableKind { game, pits: m };
@@ -81,11 +72,12 @@ fn check(game: Game, m: usize, seeds: u32, samples: usize) {
     let set = TableSet::new(dir.path(), kind);
     let reference = Reference::new(game, m);
     let mut memo = HashMap::new();
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15 ^ u64::from(seeds));
+    // Seeded: the positions are the same every run.
+    let mut rng = Xoshiro256PlusPlus::seed_from_u64(u64::from(seeds));
     for _ in 0..samples {
         let mut pits = vec![0u32; 2 * m];
         for _ in 0..seeds {
-            pits[rng.below(2 * m as u32) as usize] += 1;
+            pits[(rng.next_u64() % (2 * m as u64)) as usize] += 1;
         }
         let pos = RefPosition {
             pits: [pits[..m].to_vec(), pits[m..].to_vec()],
