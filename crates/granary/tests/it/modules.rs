@@ -1,8 +1,9 @@
 //! The workspace's module graph has no cycles. Every `.rs` file is a module (`a.rs` and
 //! `a/mod.rs`: `a`; `a/b.rs`: `a::b`; `lib.rs` and `main.rs`: the crate's root), and a folder is
 //! also one module with everything under it. A file that names a path through `crate::`,
-//! `super::` or `self::` (in a `use`, a path, or a group such as `use super::{a, b::c}`;
-//! comments and test modules aside) depends on the deepest module the path reaches. Within each
+//! `super::` or `self::` (in a `use`, a path, a group such as `use super::{a, b::c}`, or a
+//! macro's tokens; comments, strings, visibilities and `#[cfg(test)]` items aside: the source
+//! is parsed with `syn`) depends on the deepest module the path reaches. Within each
 //! folder, its modules (its files, and its subfolders each as a whole) depend on one another by
 //! those paths: `a/x.rs` naming `crate::b::y` is an edge `a -> b` among the root's modules,
 //! `a/x.rs` naming `super::y` an edge `a::x -> a::y` among `a`'s. A module naming its own
@@ -13,96 +14,183 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
+use proc_macro2::{Spacing, TokenTree};
+use syn::visit::Visit;
+
 /// A module's path within its crate: `["blocks", "plan"]`; the root's is empty.
 type ModulePath = Vec<String>;
 
-/// The identifier at the start of `s` (empty if none).
-fn ident(s: &str) -> String {
-    s.chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect()
+/// The paths of a module's source through `crate::`, `super::` and `self::`, from the crate's
+/// root, collected by walking its syntax tree.
+struct Named<'a> {
+    /// The module whose source is walked.
+    module: &'a [String],
+    paths: Vec<ModulePath>,
 }
 
-/// The top-level items of a group whose `{` is just before `group`, up to its `}`.
-fn group_items(group: &str) -> Vec<&str> {
-    let (mut depth, mut start, mut items) = (0, 0, Vec::new());
-    for (i, c) in group.char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                items.push(&group[start..i]);
-                return items;
+impl Named<'_> {
+    /// The path `segments` names from the crate's root, if it starts at `crate`, `super` or
+    /// `self` (`super::super::a`: two levels up, then `a`).
+    fn add(&mut self, segments: &[String]) {
+        let Some((first, mut rest)) = segments.split_first() else {
+            return;
+        };
+        let mut base: ModulePath = match first.as_str() {
+            "crate" => Vec::new(),
+            "self" => self.module.to_vec(),
+            "super" => self.module[..self.module.len().saturating_sub(1)].to_vec(),
+            _ => return,
+        };
+        if first == "super" {
+            while rest.first().is_some_and(|s| s == "super") {
+                base.pop();
+                rest = &rest[1..];
             }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                items.push(&group[start..i]);
-                start = i + 1;
-            }
-            _ => {}
         }
+        base.extend(rest.iter().cloned());
+        self.paths.push(base);
     }
-    items.push(&group[start..]);
-    items
-}
 
-/// The paths a path or use tree at the start of `text` names, as segments:
-/// `a::{b, c::{d, e}}` names `a::b`, `a::c::d` and `a::c::e`.
-fn use_tree(text: &str) -> Vec<ModulePath> {
-    let text = text.trim_start();
-    if let Some(group) = text.strip_prefix('{') {
-        return group_items(group).into_iter().flat_map(use_tree).collect();
-    }
-    let name = ident(text);
-    if name.is_empty() {
-        return vec![Vec::new()];
-    }
-    match text[name.len()..].trim_start().strip_prefix("::") {
-        Some(rest) => use_tree(rest)
-            .into_iter()
-            .map(|path| std::iter::once(name.clone()).chain(path).collect())
-            .collect(),
-        None => vec![vec![name]],
-    }
-}
-
-/// The paths the source of module `module` names through `crate::`, `super::` and `self::`,
-/// from the crate's root, before its `#[cfg(test)]` part.
-fn named_paths(source: &str, module: &[String]) -> Vec<ModulePath> {
-    let code: String = source
-        .split("#[cfg(test)]")
-        .next()
-        .unwrap_or_default()
-        .lines()
-        .filter(|line| !line.trim_start().starts_with("//"))
-        .collect::<Vec<_>>()
-        .join("\n");
-    let mut paths = Vec::new();
-    for keyword in ["crate::", "super::", "self::"] {
-        for (at, _) in code.match_indices(keyword) {
-            let before = code[..at].chars().next_back();
-            if before.is_some_and(|c| c.is_ascii_alphanumeric() || c == '_' || c == ':') {
-                continue; // `a::super::`, `myself::`: not a path's first segment
+    /// The paths in a macro's tokens (not parsed by `syn`): each run of identifiers joined by
+    /// `::` that starts at `crate`, `super` or `self` (`$crate` too).
+    fn add_tokens(&mut self, tokens: proc_macro2::TokenStream) {
+        let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+        let mut at = 0;
+        while at < tokens.len() {
+            if let TokenTree::Group(group) = &tokens[at] {
+                self.add_tokens(group.stream());
+                at += 1;
+                continue;
             }
-            let mut rest = &code[at + keyword.len()..];
-            let mut base: ModulePath = match keyword {
-                "crate::" => Vec::new(),
-                "self::" => module.to_vec(),
-                _ => module[..module.len().saturating_sub(1)].to_vec(),
+            let first = match &tokens[at] {
+                TokenTree::Ident(ident) => ["crate", "super", "self"].iter().any(|k| ident == k),
+                _ => false,
             };
-            if keyword == "super::" {
-                while let Some(more) = rest.strip_prefix("super::") {
-                    base.pop();
-                    rest = more;
+            // `a::super::b` is no path from `super`.
+            if !first || (at >= 2 && is_colons(&tokens[at - 2..at])) {
+                at += 1;
+                continue;
+            }
+            let mut segments = Vec::new();
+            while let Some(TokenTree::Ident(ident)) = tokens.get(at) {
+                segments.push(ident.to_string());
+                at += 1;
+                if tokens.get(at..at + 2).is_some_and(is_colons) {
+                    at += 2;
+                } else {
+                    break;
                 }
             }
-            paths.extend(use_tree(rest).into_iter().map(|path| {
-                let mut full = base.clone();
-                full.extend(path);
-                full
-            }));
+            if segments.len() > 1 {
+                self.add(&segments);
+            }
         }
     }
-    paths
+}
+
+/// Whether two tokens are `::`.
+fn is_colons(tokens: &[TokenTree]) -> bool {
+    matches!(tokens, [TokenTree::Punct(a), TokenTree::Punct(b)]
+        if a.as_char() == ':' && a.spacing() == Spacing::Joint && b.as_char() == ':')
+}
+
+/// Every path a use tree names: `a::{b, c::{d, e}}` names `a::b`, `a::c::d` and `a::c::e`; a
+/// glob `a::*` names `a`.
+fn use_paths(tree: &syn::UseTree, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
+    match tree {
+        syn::UseTree::Path(path) => {
+            prefix.push(path.ident.to_string());
+            use_paths(&path.tree, prefix, out);
+            prefix.pop();
+        }
+        syn::UseTree::Name(syn::UseName { ident })
+        | syn::UseTree::Rename(syn::UseRename { ident, .. }) => {
+            let mut path = prefix.clone();
+            path.push(ident.to_string());
+            out.push(path);
+        }
+        syn::UseTree::Glob(_) => out.push(prefix.clone()),
+        syn::UseTree::Group(group) => {
+            for tree in &group.items {
+                use_paths(tree, prefix, out);
+            }
+        }
+    }
+}
+
+/// Whether `attrs` hold `#[cfg(test)]`.
+fn is_test(attrs: &[syn::Attribute]) -> bool {
+    attrs.iter().any(|attr| {
+        attr.path().is_ident("cfg")
+            && attr
+                .parse_args::<syn::Ident>()
+                .is_ok_and(|ident| ident == "test")
+    })
+}
+
+impl<'ast> Visit<'ast> for Named<'_> {
+    fn visit_item(&mut self, item: &'ast syn::Item) {
+        let attrs: &[syn::Attribute] = match item {
+            syn::Item::Const(i) => &i.attrs,
+            syn::Item::Enum(i) => &i.attrs,
+            syn::Item::ExternCrate(i) => &i.attrs,
+            syn::Item::Fn(i) => &i.attrs,
+            syn::Item::ForeignMod(i) => &i.attrs,
+            syn::Item::Impl(i) => &i.attrs,
+            syn::Item::Macro(i) => &i.attrs,
+            syn::Item::Mod(i) => &i.attrs,
+            syn::Item::Static(i) => &i.attrs,
+            syn::Item::Struct(i) => &i.attrs,
+            syn::Item::Trait(i) => &i.attrs,
+            syn::Item::TraitAlias(i) => &i.attrs,
+            syn::Item::Type(i) => &i.attrs,
+            syn::Item::Union(i) => &i.attrs,
+            syn::Item::Use(i) => &i.attrs,
+            _ => &[],
+        };
+        if !is_test(attrs) {
+            syn::visit::visit_item(self, item);
+        }
+    }
+
+    fn visit_item_use(&mut self, item: &'ast syn::ItemUse) {
+        if item.leading_colon.is_none() {
+            let mut paths = Vec::new();
+            use_paths(&item.tree, &mut Vec::new(), &mut paths);
+            for path in paths {
+                self.add(&path);
+            }
+        }
+    }
+
+    fn visit_path(&mut self, path: &'ast syn::Path) {
+        if path.leading_colon.is_none() {
+            let segments: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+            self.add(&segments);
+        }
+        syn::visit::visit_path(self, path);
+    }
+
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        self.add_tokens(mac.tokens.clone());
+        syn::visit::visit_macro(self, mac);
+    }
+
+    /// `pub(super)`, `pub(in crate::a)`: whom an item is visible to, not what it depends on.
+    fn visit_vis_restricted(&mut self, _: &'ast syn::VisRestricted) {}
+}
+
+/// The paths the source of module `module` names through `crate::`, `super::` and `self::`
+/// (in a `use`, a path, or a macro's tokens), from the crate's root, its `#[cfg(test)]` items
+/// aside; or why the source does not parse.
+fn named_paths(source: &str, module: &[String]) -> syn::Result<Vec<ModulePath>> {
+    let file = syn::parse_file(source)?;
+    let mut named = Named {
+        module,
+        paths: Vec::new(),
+    };
+    named.visit_file(&file);
+    Ok(named.paths)
 }
 
 /// The module path of the file at `file`, relative to its crate's `src`.
@@ -142,7 +230,9 @@ fn module_graph(modules: &BTreeMap<ModulePath, String>) -> BTreeMap<String, BTre
         .map(|m| (m.join("::"), BTreeSet::new()))
         .collect();
     for (module, source) in modules {
-        for path in named_paths(source, module) {
+        let paths = named_paths(source, module)
+            .unwrap_or_else(|e| panic!("module {}: {e}", module.join("::")));
+        for path in paths {
             // The deepest module the path reaches.
             let Some(target) = (0..=path.len())
                 .rev()
@@ -254,8 +344,11 @@ fn the_checker_reads_paths_groups_and_files() {
     let source = "use crate::a::X;\nuse crate::{b, c::{D, e::F}};\nuse super::{g, h::I};\n\
                   use super::super::j;\nuse self::k::L;\n// crate::commented\n\
                   fn f() -> Self { crate::e::g(); Self::new() }\npub(super) fn p() {}\n\
-                  #[cfg(test)]\nmod tests { use crate::tested; }";
+                  #[cfg(test)]\nmod tests { use crate::tested; }\n\
+                  /* crate::block_comment */ const S: &str = \"crate::in_a_string\";\n\
+                  fn q() { println!(\"{}\", super::o::Y); assert!(a::super::no); }";
     let named: BTreeSet<String> = named_paths(source, &["m".to_string(), "n".to_string()])
+        .unwrap()
         .into_iter()
         .map(|p| p.join("::"))
         .collect();
@@ -269,12 +362,14 @@ fn the_checker_reads_paths_groups_and_files() {
         "m::g",
         "m::h::I",
         "m::n::k::L",
+        "m::o::Y",
     ];
     let expected: BTreeSet<String> = expected.iter().map(|s| s.to_string()).collect();
     assert_eq!(named, expected);
     assert_eq!(module_path(Path::new("blocks/plan.rs")), ["blocks", "plan"]);
     assert_eq!(module_path(Path::new("blocks/mod.rs")), ["blocks"]);
     assert!(module_path(Path::new("lib.rs")).is_empty());
+    assert!(named_paths("fn broken(", &[]).is_err());
 }
 
 #[test]
