@@ -15,7 +15,7 @@ use std::collections::HashMap;
 use crate::movegen::legal_moves;
 use crate::moves::Move;
 use crate::position::Position;
-use crate::prove::PositionHasher;
+use crate::prove::PositionMap;
 use crate::rules::BaoRules;
 
 const INFINITE: u32 = u32::MAX / 2;
@@ -55,7 +55,7 @@ pub struct PnsResult {
     pub nodes: usize,
     /// For a win: the winning strategy, every position of the proof where the winner moves
     /// with the move it plays there (for an independent check of the proof).
-    pub strategy: HashMap<Position, Move, std::hash::BuildHasherDefault<PositionHasher>>,
+    pub strategy: PositionMap<Move>,
 }
 
 /// Searches `pos` with at most `budget` tree nodes.
@@ -74,7 +74,7 @@ pub fn search(rules: &BaoRules, pos: &Position, budget: usize) -> PnsResult {
             pn: 1,
             dn: 1,
         }],
-        known: HashMap::default(),
+        known: PositionMap::default(),
     };
     while tree.nodes[0].pn != 0 && tree.nodes[0].dn != 0 && tree.nodes.len() < budget {
         let leaf = tree.most_proving();
@@ -93,7 +93,7 @@ pub fn search(rules: &BaoRules, pos: &Position, budget: usize) -> PnsResult {
     let strategy = if verdict == Verdict::Win {
         tree.strategy()
     } else {
-        HashMap::default()
+        PositionMap::default()
     };
     PnsResult {
         strategy,
@@ -110,7 +110,7 @@ struct Tree<'r> {
     rules: &'r BaoRules,
     nodes: Vec<Node>,
     /// Decided positions: whether the player to move there wins.
-    known: HashMap<Position, bool, std::hash::BuildHasherDefault<PositionHasher>>,
+    known: PositionMap<bool>,
 }
 
 impl Tree<'_> {
@@ -223,15 +223,14 @@ impl Tree<'_> {
     /// The winner's moves of the proof: at each OR node of the proof its proven child, at each
     /// AND node every child. A node decided by an earlier proof of the same position is
     /// followed there.
-    fn strategy(&self) -> HashMap<Position, Move, std::hash::BuildHasherDefault<PositionHasher>> {
-        let mut expanded: HashMap<Position, usize, std::hash::BuildHasherDefault<PositionHasher>> =
-            HashMap::default();
+    fn strategy(&self) -> PositionMap<Move> {
+        let mut expanded: PositionMap<usize> = HashMap::default();
         for (i, n) in self.nodes.iter().enumerate() {
             if n.count > 0 && n.pn == 0 {
                 expanded.entry(n.pos).or_insert(i);
             }
         }
-        let mut strategy = HashMap::default();
+        let mut strategy = PositionMap::default();
         let mut seen = std::collections::HashSet::new();
         let mut stack = vec![0usize];
         while let Some(mut i) = stack.pop() {
@@ -263,8 +262,7 @@ impl Tree<'_> {
     /// the child of greatest proof number (the longest resistance), while the tree holds it.
     fn line(&self) -> Vec<(Move, Position)> {
         // Nodes decided by an earlier search of their position continue there.
-        let mut expanded: HashMap<Position, usize, std::hash::BuildHasherDefault<PositionHasher>> =
-            HashMap::default();
+        let mut expanded: PositionMap<usize> = HashMap::default();
         for (i, n) in self.nodes.iter().enumerate() {
             if n.count > 0 {
                 expanded.entry(n.pos).or_insert(i);

@@ -11,7 +11,6 @@
 //! loses within `k` plies; `Unknown`: neither is proven within the depth searched.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 
 use crate::movegen::legal_moves;
 use crate::moves::Move;
@@ -37,6 +36,11 @@ enum Known {
     Open(u32),
 }
 
+/// A map keyed by positions, as the proof searches keep them (here and [`crate::pns`]): hashed
+/// by Fx (`rustc-hash`), as the default SipHash spends more than the search on positions; the
+/// same hashes every run.
+pub type PositionMap<V> = HashMap<Position, V, rustc_hash::FxBuildHasher>;
+
 /// Entries kept before the table is cleared (each a few dozen bytes).
 const TABLE_LIMIT: usize = 20_000_000;
 
@@ -44,7 +48,7 @@ const TABLE_LIMIT: usize = 20_000_000;
 #[derive(Debug)]
 pub struct Prover<'r> {
     rules: &'r BaoRules,
-    table: HashMap<Position, Known, BuildHasherDefault<PositionHasher>>,
+    table: PositionMap<Known>,
     /// Positions whose moves were generated.
     pub nodes: u64,
 }
@@ -151,40 +155,5 @@ impl<'r> Prover<'r> {
             line.push((mv, pos));
             pos = child;
         }
-    }
-}
-
-/// A fast hasher for positions (the default SipHash spends more than the search on them):
-/// multiply-rotate over the 8-byte words `Hash` writes.
-#[derive(Default, Debug, Clone, Copy)]
-pub struct PositionHasher(u64);
-
-impl Hasher for PositionHasher {
-    fn finish(&self) -> u64 {
-        let h = self.0;
-        let h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        h ^ (h >> 31)
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-
-    fn write_u64(&mut self, word: u64) {
-        self.0 = (self.0 ^ word)
-            .wrapping_mul(0x9e37_79b9_7f4a_7c15)
-            .rotate_left(23);
-    }
-
-    fn write_u8(&mut self, byte: u8) {
-        self.write_u64(u64::from(byte));
-    }
-
-    fn write_usize(&mut self, word: usize) {
-        self.write_u64(word as u64);
     }
 }
