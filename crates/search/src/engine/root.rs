@@ -74,9 +74,7 @@ impl<R: Rules, E: Evaluate> Engine<'_, R, E> {
         if children.is_empty() {
             return 0;
         }
-        let h = Search::<R, E>::hash(pos.board);
-        let hash_move = self.table.probe(pos.board, h).map_or(NO_MOVE, |e| e.best);
-        let mut order = Solver::<R>::order(&children, hash_move);
+        let mut order = self.first_order(pos, &children);
         let turn = k % order.len();
         order.rotate_left(turn);
         let first = 1 + (k % 2) as u32;
@@ -111,8 +109,7 @@ impl<R: Rules, E: Evaluate> Engine<'_, R, E> {
             };
         }
         let h = Search::<R, E>::hash(pos.board);
-        let hash_move = self.table.probe(pos.board, h).map_or(NO_MOVE, |e| e.best);
-        let mut order = Solver::<R>::order(&children, hash_move);
+        let mut order = self.first_order(pos, &children);
         let mut done: Option<Analysis> = None;
         for depth in 1..=limits.depth.clamp(1, MAX_DEPTH) {
             s.stoppable = depth > 1;
@@ -189,6 +186,14 @@ impl<R: Rules, E: Evaluate> Engine<'_, R, E> {
         analysis.nodes = s.nodes;
         analysis.seconds = start.elapsed().as_secs_f64();
         analysis
+    }
+
+    /// The order of the root moves `children` of `pos` at the first depth: the hash table's
+    /// best move first, then the solver's order.
+    fn first_order(&self, pos: &Position, children: &[Child]) -> ArrayVec<u8, 8> {
+        let h = Search::<R, E>::hash(pos.board);
+        let hash_move = self.table.probe(pos.board, h).map_or(NO_MOVE, |e| e.best);
+        Solver::<R>::order(children, hash_move)
     }
 
     /// One depth's search of the root moves in `order`; `None` if the budget stopped it.
