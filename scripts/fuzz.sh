@@ -12,13 +12,13 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(position bao_position setup_moves record header family journal resume compressed cost_model)
+  targets=(position bao_position setup_moves record header family journal resume compressed coded cost_model)
 fi
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 for target in "${targets[@]}"; do
   corpus=$(mktemp -d)
   cp -r "fuzz/corpus/$target/." "$corpus/"
-  # Inputs of up to 512 bytes, or as long as the longest seed (a compressed layer of two blocks).
+  # Inputs of up to 512 bytes, or as long as the longest seed (a compressed layer of several blocks).
   max_len=$(find "$corpus" -type f -printf '%s\n' | sort -n | tail -1)
   max_len=$((${max_len:-0} > 512 ? max_len : 512))
   log=$(mktemp)

@@ -16,7 +16,7 @@ use std::sync::{LazyLock, Mutex};
 use granary_tables::compressed::{DEFAULT_LEVEL, WHOLE_ENTRIES, block_count, valid_block_entries};
 use granary_tables::format::{COMPRESSED_VERSION, HEADER_LEN};
 use granary_tables::layer::parse_header;
-use granary_tables::{CompressOptions, Entries, Layer, TableKind, compress_entries};
+use granary_tables::{Codec, CompressOptions, Entries, Layer, TableKind, compress_entries};
 use libfuzzer_sys::fuzz_target;
 use zerocopy::{FromBytes, IntoBytes};
 
@@ -128,9 +128,15 @@ fn compressed_again(layer: &Layer, kind: TableKind, seeds: u32, entries: &[u8]) 
         let first = first as usize;
         block.copy_from_slice(&entries[first..first + block.len()]);
     };
+    // Written again in the layer's own version (a version 3 file opens here too).
+    let codec = if layer.header().version.get() == COMPRESSED_VERSION {
+        Codec::Zstd(DEFAULT_LEVEL)
+    } else {
+        Codec::Coded
+    };
     let options = CompressOptions {
+        codec,
         block_entries: layer.header().block_entries.get(),
-        level: DEFAULT_LEVEL,
         threads: 1,
     };
     let given = Entries {

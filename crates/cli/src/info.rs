@@ -24,15 +24,19 @@ pub fn run(args: &InfoArgs) -> CliResult {
     }
     for (name, files) in by_dir {
         println!("{name}");
-        println!("  layer      positions        bytes        wins       draws      losses");
+        println!(
+            "  layer      positions        bytes format bits/pos        wins       draws      losses"
+        );
         for path in files {
             match tablebase.layer_stats(&path) {
                 Ok(s) => {
                     println!(
-                        "  {:>5} {:>14} {:>12} {:>11} {:>11} {:>11}",
+                        "  {:>5} {:>14} {:>12} {:>6} {:>8.3} {:>11} {:>11} {:>11}",
                         s.seeds,
                         s.positions,
                         s.bytes,
+                        s.version,
+                        s.bits(),
                         s.count(|v| v > 0),
                         s.count(|v| v == 0),
                         s.count(|v| v < 0)

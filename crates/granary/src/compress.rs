@@ -1,18 +1,21 @@
-//! Compressing a kind's finished layers in place (table format version 2,
-//! `docs/table-format.md`): each version 1 `layer-NNN.tbl` is rewritten as compressed blocks
+//! Compressing a kind's finished layers in place (table format version 3 by default, or 2;
+//! `docs/table-format.md`): each layer of another version is rewritten as compressed blocks
 //! under a temporary name and renamed over the original, so each file is always a whole table of
-//! one version or the other; layers already compressed are left as they are.
+//! one version or the other; layers in the version asked for are left as they are.
 
 use std::path::PathBuf;
 
 use granary_index::MAX_LAYER_SEEDS;
-/// How to compress: block size, zstd level, threads.
-pub use granary_tables::compress::CompressOptions;
-/// Block sizes and the zstd level.
+/// Version 3's block sizes.
+pub use granary_tables::coded::{
+    DEFAULT_CODED_BLOCK_ENTRIES, MAX_CODED_BLOCK_ENTRIES, MIN_CODED_BLOCK_ENTRIES,
+};
+/// How to compress: format, block size, threads.
+pub use granary_tables::compress::{Codec, CompressOptions};
+/// Version 2's block sizes and zstd level.
 pub use granary_tables::compressed::{
     DEFAULT_BLOCK_ENTRIES, DEFAULT_LEVEL, MAX_BLOCK_ENTRIES, MIN_BLOCK_ENTRIES,
 };
-use granary_tables::format::COMPRESSED_VERSION;
 use granary_tables::layer::{Layer, read_header};
 use granary_tables::{TableError, TableKind, TableSet};
 
@@ -23,6 +26,8 @@ use crate::tablebase::Tablebase;
 pub struct LayerCompressed {
     pub seeds: u32,
     pub path: PathBuf,
+    /// Positions in the layer.
+    pub entries: u64,
     /// Bytes of the file before.
     pub before: u64,
     /// Bytes of the file after.
@@ -37,10 +42,16 @@ impl LayerCompressed {
     pub fn ratio(&self) -> f64 {
         self.before as f64 / self.after.max(1) as f64
     }
+
+    /// Bits a position of the file after (header and index counted).
+    #[must_use]
+    pub fn bits(&self) -> f64 {
+        8.0 * self.after as f64 / self.entries.max(1) as f64
+    }
 }
 
-/// Compresses every finished layer of `kind` under the tablebase's root that is not compressed
-/// yet, lowest first, calling `each` after each layer (compressed or skipped). Holds the kind's
+/// Compresses every finished layer of `kind` under the tablebase's root that is not in the
+/// version `options` write yet (version 1, or version 2 when writing version 3), lowest first, calling `each` after each layer (compressed or skipped). Holds the kind's
 /// write lock meanwhile, so no build writes the directory at the same time. Each layer's data is
 /// checked against its checksum on the way ([`granary_tables::compress_layer`]).
 ///
@@ -68,12 +79,13 @@ pub fn compress(
     for seeds in layers {
         let path = set.layer_path(seeds);
         let (header, length) = read_header(&path)?;
-        let result = if header.version.get() == COMPRESSED_VERSION {
+        let result = if header.version.get() == options.version() {
             // Opening checks it is this kind's layer and its index is whole.
-            Layer::open(&path, kind, seeds)?;
+            let layer = Layer::open(&path, kind, seeds)?;
             LayerCompressed {
                 seeds,
                 path,
+                entries: layer.len(),
                 before: length,
                 after: length,
                 skipped: true,
@@ -84,6 +96,7 @@ pub fn compress(
             LayerCompressed {
                 seeds,
                 path,
+                entries: layer.len(),
                 before: made.before,
                 after: made.after,
                 skipped: false,

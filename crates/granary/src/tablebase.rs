@@ -68,6 +68,8 @@ pub struct LayerStats {
     pub seeds: u32,
     pub positions: u64,
     pub bytes: u64,
+    /// The file's format version (`docs/table-format.md`).
+    pub version: u16,
     /// Positions by value, indexed by the value's byte (`value as u8`).
     pub histogram: Box<[u64; 256]>,
 }
@@ -80,6 +82,12 @@ impl LayerStats {
             .filter(|&b| keep(b as i8))
             .map(|b| self.histogram[usize::from(b)])
             .sum()
+    }
+
+    /// Bits a position the file takes, all of it counted.
+    #[must_use]
+    pub fn bits(&self) -> f64 {
+        8.0 * self.bytes as f64 / self.positions.max(1) as f64
     }
 }
 
@@ -281,6 +289,7 @@ impl Tablebase {
             seeds,
             positions: layer.index().size(),
             bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
+            version: layer.header().version.get(),
             histogram,
         })
     }

@@ -1,9 +1,10 @@
 //! A load test of a running `granary serve`: CLIENTS concurrent clients send QUERIES requests in
-//! all (queries of random awari positions of at most 16 seeds, with some `show` and `variants`),
-//! and the run prints errors, throughput and latency percentiles. Every request must be answered
-//! 200: the server must hold awari 6-pit tables to 16 seeds (`scripts/bench-server.sh` sets it up).
+//! all (queries of random awari positions of FEWEST..=MOST seeds, default 1..=16, with some
+//! `show` and `variants`), and the run prints errors, throughput and latency percentiles. Every
+//! request must be answered 200: the server must hold awari 6-pit tables to MOST seeds
+//! (`scripts/bench-server.sh` sets it up).
 //!
-//! `cargo run --release -p granary-server --example load -- URL [CLIENTS] [QUERIES]`
+//! `cargo run --release -p granary-server --example load -- URL [CLIENTS] [QUERIES] [FEWEST MOST]`
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
@@ -13,15 +14,15 @@ use http_body_util::{BodyExt, Empty};
 use hyper_util::client::legacy::Client;
 use hyper_util::rt::TokioExecutor;
 
-/// A random awari position of at most 16 seeds, written out (xorshift; no crate needed).
-fn position(state: &mut u64) -> String {
+/// A random awari position of `fewest..=most` seeds, written out (xorshift; no crate needed).
+fn position(state: &mut u64, fewest: u64, most: u64) -> String {
     let mut next = || {
         *state ^= *state << 13;
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
     };
-    let total = 1 + next() % 16;
+    let total = fewest + next() % (most - fewest + 1);
     let mut pits = [0u64; 12];
     for _ in 0..total {
         pits[(next() % 12) as usize] += 1;
@@ -33,11 +34,14 @@ fn position(state: &mut u64) -> String {
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let Some(base) = args.get(1).cloned() else {
-        eprintln!("usage: load URL [CLIENTS] [QUERIES]");
+        eprintln!("usage: load URL [CLIENTS] [QUERIES] [FEWEST MOST]");
         std::process::exit(2);
     };
     let clients: u64 = args.get(2).map_or(200, |a| a.parse().expect("CLIENTS"));
     let total: u64 = args.get(3).map_or(2000, |a| a.parse().expect("QUERIES"));
+    let fewest: u64 = args.get(4).map_or(1, |a| a.parse().expect("FEWEST"));
+    let most: u64 = args.get(5).map_or(16, |a| a.parse().expect("MOST"));
+    assert!(1 <= fewest && fewest <= most, "1 <= FEWEST <= MOST");
     let runtime = tokio::runtime::Runtime::new().unwrap();
     runtime.block_on(async move {
         let client: Client<_, Empty<bytes::Bytes>> =
@@ -62,7 +66,7 @@ fn main() {
                         1 => format!("{base}/api/v1/show?game=oware&rules=awari&moves=1,2,3"),
                         _ => format!(
                             "{base}/api/v1/query?game=oware&rules=awari&position={}",
-                            position(&mut seed)
+                            position(&mut seed, fewest, most)
                         ),
                     };
                     let sent = Instant::now();

@@ -151,8 +151,8 @@ fn main() {
                     let dest = scratch.path().join("layer.tbl");
                     let options = CompressOptions {
                         block_entries: block,
-                        level: 1,
                         threads: 1,
+                        ..CompressOptions::zstd(1)
                     };
                     compress_layer(&layer, &dest, options).expect("compressed");
                     let v2 = Layer::open(&dest, kind, seeds).expect("a compressed table");

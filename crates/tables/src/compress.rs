@@ -1,6 +1,7 @@
-//! Writing a finished version 1 layer as a version 2 file ([`crate::compressed`]): blocks
-//! compressed on several threads, written in order to a temporary file, the index and header
-//! last, synced and renamed.
+//! Writing a finished layer as a compressed file: version 3 ([`crate::coded`], a model fitted to
+//! the entries in a first pass, then Huffman codes) or version 2 ([`crate::compressed`], zstd).
+//! Blocks are coded on several threads, written in order to a temporary file, the index and
+//! header last, synced and renamed.
 
 use std::io::Write;
 use std::path::Path;
@@ -8,32 +9,93 @@ use std::path::Path;
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::U64;
 
+use crate::coded::{
+    CODEC_CONTEXT_HUFFMAN, DEFAULT_CODED_BLOCK_ENTRIES, MAX_CODED_BLOCK_ENTRIES,
+    MIN_CODED_BLOCK_ENTRIES, Shape, valid_coded_block_entries,
+};
 use crate::compressed::{
-    CODEC_ZSTD, DEFAULT_BLOCK_ENTRIES, DEFAULT_LEVEL, MAX_BLOCK_ENTRIES, MIN_BLOCK_ENTRIES,
-    block_count, corrupt, index_end, valid_block_entries,
+    CODEC_ZSTD, DEFAULT_BLOCK_ENTRIES, MAX_BLOCK_ENTRIES, MIN_BLOCK_ENTRIES, corrupt, index_end,
+    valid_block_entries,
 };
 use crate::error::TableError;
-use crate::format::{COMPRESSED_VERSION, HEADER_LEN, Header};
+use crate::format::{CODED_VERSION, COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header};
+use crate::huffman::{Encoder, Lengths};
 use crate::layer::Layer;
 use crate::writer::{TempFile, sync_parent, temp_path};
+
+/// Which format a compressed layer is written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Codec {
+    /// Version 3: Huffman codes in the previous entry's context ([`crate::coded`]).
+    Coded,
+    /// Version 2: zstd frames ([`crate::compressed`]), at this level.
+    Zstd(i32),
+}
 
 /// How to compress a layer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompressOptions {
-    /// Entries a block: a power of two in `MIN_BLOCK_ENTRIES..=MAX_BLOCK_ENTRIES`.
+    pub codec: Codec,
+    /// Entries a block: a power of two the codec allows (version 3:
+    /// `MIN_CODED_BLOCK_ENTRIES..=MAX_CODED_BLOCK_ENTRIES`; version 2:
+    /// `MIN_BLOCK_ENTRIES..=MAX_BLOCK_ENTRIES`).
     pub block_entries: u32,
-    /// The zstd level.
-    pub level: i32,
     /// Threads compressing blocks (at least one).
     pub threads: usize,
 }
 
 impl Default for CompressOptions {
+    /// Version 3 with its default block size, on every core.
     fn default() -> Self {
         CompressOptions {
-            block_entries: DEFAULT_BLOCK_ENTRIES,
-            level: DEFAULT_LEVEL,
+            codec: Codec::Coded,
+            block_entries: DEFAULT_CODED_BLOCK_ENTRIES,
             threads: std::thread::available_parallelism().map_or(1, usize::from),
+        }
+    }
+}
+
+impl CompressOptions {
+    /// Version 2 (zstd at `level`) with its default block size, on every core.
+    #[must_use]
+    pub fn zstd(level: i32) -> CompressOptions {
+        CompressOptions {
+            codec: Codec::Zstd(level),
+            block_entries: DEFAULT_BLOCK_ENTRIES,
+            ..CompressOptions::default()
+        }
+    }
+
+    /// The format version these options write.
+    #[must_use]
+    pub fn version(&self) -> u16 {
+        match self.codec {
+            Codec::Coded => CODED_VERSION,
+            Codec::Zstd(_) => COMPRESSED_VERSION,
+        }
+    }
+
+    /// Whether the block size is one the codec allows.
+    fn valid_block(&self) -> Result<(), String> {
+        let (ok, min, max) = match self.codec {
+            Codec::Coded => (
+                valid_coded_block_entries(self.block_entries),
+                MIN_CODED_BLOCK_ENTRIES,
+                MAX_CODED_BLOCK_ENTRIES,
+            ),
+            Codec::Zstd(_) => (
+                valid_block_entries(self.block_entries),
+                MIN_BLOCK_ENTRIES,
+                MAX_BLOCK_ENTRIES,
+            ),
+        };
+        if ok {
+            Ok(())
+        } else {
+            Err(format!(
+                "block size {} entries asked for, not a power of two in {min}..={max}",
+                self.block_entries
+            ))
         }
     }
 }
@@ -61,25 +123,27 @@ impl std::fmt::Debug for Entries<'_> {
     }
 }
 
-/// Compresses `entries` into one zstd frame a block, in order, `threads` blocks at a time;
-/// `write` takes each frame. Returns the CRC-32 of the entries (each block's checksummed on its
-/// thread, the checksums combined in order).
-fn compress_blocks(
+/// Blocks in flight at once: at least eight a thread, and about 4 Mi entries a thread.
+fn batch_blocks(options: CompressOptions) -> u64 {
+    let threads = options.threads.max(1) as u64;
+    (threads * 8).max((threads << 22) / u64::from(options.block_entries))
+}
+
+/// Codes `entries` block by block, in order, `threads` runs of blocks at a time: `code(block,
+/// out)` appends one block's code to `out` (each thread its own coder, made by `coder`), and
+/// `write` takes each block's code in order. Returns the CRC-32 of the entries (each run's
+/// checksummed on its thread, the checksums combined in order).
+fn code_blocks<C: FnMut(&[u8], &mut Vec<u8>) -> std::io::Result<()> + Send>(
     entries: &Entries<'_>,
     options: CompressOptions,
+    coder: impl Fn() -> std::io::Result<C>,
     mut write: impl FnMut(&[u8]) -> std::io::Result<()>,
 ) -> std::io::Result<u32> {
     let block = u64::from(options.block_entries);
     let threads = options.threads.max(1);
-    let batch = threads as u64 * 8;
-    let new_compressor = || -> std::io::Result<zstd::bulk::Compressor<'static>> {
-        let mut c = zstd::bulk::Compressor::new(options.level)?;
-        c.include_checksum(true)?;
-        c.include_contentsize(true)?;
-        Ok(c)
-    };
-    let mut compressors = (0..threads)
-        .map(|_| new_compressor())
+    let batch = batch_blocks(options);
+    let mut coders = (0..threads)
+        .map(|_| coder())
         .collect::<std::io::Result<Vec<_>>>()?;
     let mut buffers = vec![vec![0u8; block as usize]; threads];
     let mut crc = crc32fast::Hasher::new();
@@ -89,26 +153,29 @@ fn compress_blocks(
     for first in (0..blocks).step_by(batch as usize) {
         let group = first..(first + batch).min(blocks);
         let per = (group.end - group.start).div_ceil(threads as u64);
-        type Frames = std::io::Result<Vec<(Vec<u8>, crc32fast::Hasher)>>;
-        let frames: Vec<Frames> = std::thread::scope(|s| {
-            let handles: Vec<_> = compressors
+        // Each thread's codes, the end of each block's code in them, the run's checksum.
+        type Run = std::io::Result<(Vec<u8>, Vec<usize>, crc32fast::Hasher)>;
+        let runs: Vec<Run> = std::thread::scope(|s| {
+            let handles: Vec<_> = coders
                 .iter_mut()
                 .zip(buffers.iter_mut())
                 .enumerate()
-                .map(|(k, (c, buf))| {
+                .map(|(k, (code, buf))| {
                     let from = group.start + k as u64 * per;
                     let part = from.min(group.end)..(from + per).min(group.end);
                     s.spawn(move || {
-                        part.map(|b| {
+                        let (mut out, mut ends) = (Vec::new(), Vec::new());
+                        let mut h = crc32fast::Hasher::new();
+                        for b in part {
                             let start = b * block;
                             let n = (len - start).min(block) as usize;
                             let buf = &mut buf[..n];
                             fill(start, buf);
-                            let mut h = crc32fast::Hasher::new();
                             h.update(buf);
-                            Ok((c.compress(buf)?, h))
-                        })
-                        .collect()
+                            code(buf, &mut out)?;
+                            ends.push(out.len());
+                        }
+                        Ok((out, ends, h))
                     })
                 })
                 .collect();
@@ -117,47 +184,140 @@ fn compress_blocks(
                 .map(|h| h.join().expect("a compressing thread panicked"))
                 .collect()
         });
-        for part in frames {
-            for (frame, h) in part? {
-                write(&frame)?;
-                crc.combine(&h);
+        for run in runs {
+            let (out, ends, h) = run?;
+            let mut at = 0;
+            for end in ends {
+                write(&out[at..end])?;
+                at = end;
             }
+            crc.combine(&h);
         }
     }
     Ok(crc.finalize())
 }
 
-/// Writes `layer` (a version 1 layer) as a version 2 file at `dest`: to `<dest>.tmp`, synced,
-/// then renamed, so `dest` is left as it was or holds the whole compressed table. `dest` may be
-/// the layer's own path (the open layer keeps reading the old file). The source's entries are
-/// checked against its data checksum on the way (before the rename).
+/// The counts of a version 3 model over `entries` of layer `seeds` (symbol after context, the
+/// first entry of each block in the start context), and the entries' CRC-32: one pass, the
+/// blocks shared among `threads` threads in runs.
+fn count_symbols(
+    entries: &Entries<'_>,
+    seeds: u32,
+    options: CompressOptions,
+) -> std::io::Result<(Vec<u64>, u32)> {
+    let symbols = 2 * seeds as usize + 1;
+    let block = u64::from(options.block_entries);
+    let threads = options.threads.max(1) as u64;
+    let blocks = entries.len.div_ceil(block);
+    let per = blocks.div_ceil(threads);
+    let fill = entries.fill;
+    let len = entries.len;
+    let parts: Vec<std::io::Result<(Vec<u64>, crc32fast::Hasher)>> = std::thread::scope(|s| {
+        let handles: Vec<_> = (0..threads)
+            .map(|k| {
+                let part = (k * per).min(blocks)..((k + 1) * per).min(blocks);
+                s.spawn(move || {
+                    let mut counts = vec![0u64; (symbols + 1) * symbols];
+                    let mut h = crc32fast::Hasher::new();
+                    let mut buf = vec![0u8; block as usize];
+                    for b in part {
+                        let start = b * block;
+                        let n = (len - start).min(block) as usize;
+                        let buf = &mut buf[..n];
+                        fill(start, buf);
+                        h.update(buf);
+                        let mut context = symbols;
+                        for &e in buf.iter() {
+                            let s = i32::from(e as i8) + seeds as i32;
+                            let s = usize::try_from(s)
+                                .ok()
+                                .filter(|&s| s < symbols)
+                                .ok_or_else(|| {
+                                    std::io::Error::other(format!(
+                                        "an entry {} outside -{seeds}..={seeds}",
+                                        e as i8
+                                    ))
+                                })?;
+                            counts[context * symbols + s] += 1;
+                            context = s;
+                        }
+                    }
+                    Ok((counts, h))
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().expect("a counting thread panicked"))
+            .collect()
+    });
+    let mut counts = vec![0u64; (symbols + 1) * symbols];
+    let mut crc = crc32fast::Hasher::new();
+    for part in parts {
+        let (c, h) = part?;
+        for (a, b) in counts.iter_mut().zip(c) {
+            *a += b;
+        }
+        crc.combine(&h);
+    }
+    Ok((counts, crc.finalize()))
+}
+
+/// Writes `layer` as a compressed file at `dest` in the format `options` ask for: to
+/// `<dest>.tmp`, synced, then renamed, so `dest` is left as it was or holds the whole compressed
+/// table. `dest` may be the layer's own path (the open layer keeps reading the old file). The
+/// layer may be of any version but the one asked for (a version 2 layer is rewritten as version
+/// 3); its entries are checked against its data checksum on the way (before the rename).
 ///
 /// # Errors
-/// [`TableError::DataChecksum`] if the source is damaged, [`TableError::Mismatch`] if it is
-/// compressed already, [`TableError::Corrupt`] for a block size version 2 does not allow,
-/// [`TableError::NoSpace`] if the disk is full, an I/O error naming the file.
+/// [`TableError::DataChecksum`] if the source is damaged, [`TableError::Corrupt`] if a block of
+/// a compressed source does not decode or the block size is not one the format allows,
+/// [`TableError::Mismatch`] if it is in that format already, [`TableError::NoSpace`] if the disk
+/// is full, an I/O error naming the file.
 pub fn compress_layer(
     layer: &Layer,
     dest: &Path,
     options: CompressOptions,
 ) -> Result<Compressed, TableError> {
-    let Some(raw) = layer.raw() else {
+    let version = layer.header().version.get();
+    if version == options.version() {
         return Err(TableError::Mismatch {
             path: layer.path().into(),
-            expected: "a version 1 (uncompressed) layer".into(),
-            found: "a compressed layer".into(),
+            expected: format!("a layer of another version than {version}"),
+            found: format!("a version {version} layer"),
         });
-    };
+    }
+    // A compressed source's first damaged block, kept to be returned (its entries read as 0).
+    let failed = std::sync::Mutex::new(None);
     let fill = |first: u64, block: &mut [u8]| {
-        let first = first as usize;
-        block.copy_from_slice(&raw[first..first + block.len()]);
+        if let Some(raw) = layer.raw() {
+            let first = first as usize;
+            block.copy_from_slice(&raw[first..first + block.len()]);
+        } else if let Err(e) = layer.read_range(first, block) {
+            block.fill(0);
+            failed
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .get_or_insert(e);
+        }
     };
     let entries = Entries {
-        len: raw.len() as u64,
+        len: layer.len(),
         fill: &fill,
     };
-    let header = *layer.header();
-    write_v2(dest, header, &entries, options, |crc| {
+    let mut header = *layer.header();
+    header.version = FORMAT_VERSION.into();
+    header.codec = 0;
+    header.block_entries = 0.into();
+    header.index_crc32 = 0.into();
+    write_layer(dest, header, &entries, options, |crc| {
+        if let Some(e) = failed
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .take()
+        {
+            return Err(e);
+        }
         if crc == header.data_crc32.get() {
             Ok(())
         } else {
@@ -168,16 +328,16 @@ pub fn compress_layer(
     })
 }
 
-/// Writes a layer that is not on disk yet straight as a version 2 file at `dest`, as
+/// Writes a layer that is not on disk yet straight as a compressed file at `dest`, as
 /// [`compress_layer`] would write it from its version 1 file (the same bytes): `header` is the
 /// layer's version 1 header ([`crate::TableKind::header`]; its data checksum is computed here
-/// from the entries), `entries` gives them, block by block. No uncompressed copy of the layer
-/// touches the disk.
+/// from the entries), `entries` gives them, block by block (a version 3 file reads them twice:
+/// once to fit its model, once to code them). No uncompressed copy of the layer touches the disk.
 ///
 /// # Errors
-/// [`TableError::Corrupt`] for a block size version 2 does not allow, a header whose entry
-/// count is not `entries.len`, [`TableError::NoSpace`] if the disk is full, an I/O error naming
-/// the file.
+/// [`TableError::Corrupt`] for a block size the format does not allow, a header whose entry
+/// count is not `entries.len`, entries that differ between the two reads, [`TableError::NoSpace`]
+/// if the disk is full, an I/O error naming the file.
 pub fn compress_entries(
     dest: &Path,
     header: Header,
@@ -194,13 +354,13 @@ pub fn compress_entries(
             ),
         ));
     }
-    write_v2(dest, header, entries, options, |_| Ok(()))
+    write_layer(dest, header, entries, options, |_| Ok(()))
 }
 
-/// The version 2 file at `dest` of the layer of version 1 header `header` and `entries`: to
+/// The compressed file at `dest` of the layer of version 1 header `header` and `entries`: to
 /// `<dest>.tmp`, synced, then renamed once `check` accepts the entries' CRC-32 (the header then
 /// holds it).
-fn write_v2(
+fn write_layer(
     dest: &Path,
     mut header: Header,
     entries: &Entries<'_>,
@@ -208,15 +368,7 @@ fn write_v2(
     check: impl FnOnce(u32) -> Result<(), TableError>,
 ) -> Result<Compressed, TableError> {
     use std::os::unix::fs::FileExt;
-    if !valid_block_entries(options.block_entries) {
-        return Err(corrupt(
-            dest,
-            format!(
-                "block size {} entries asked for, not a power of two in {MIN_BLOCK_ENTRIES}..={MAX_BLOCK_ENTRIES}",
-                options.block_entries
-            ),
-        ));
-    }
+    options.valid_block().map_err(|what| corrupt(dest, what))?;
     let temp = temp_path(dest);
     if let Some(dir) = dest.parent() {
         std::fs::create_dir_all(dir).map_err(TableError::io(dir))?;
@@ -232,6 +384,22 @@ fn write_v2(
             TableError::io(&temp)(e)
         }
     };
+    let len = entries.len;
+    let seeds = u32::from(header.seeds.get());
+    // Version 3's model, fitted to the entries first.
+    let model = match options.codec {
+        Codec::Coded => {
+            let (counts, crc) = count_symbols(entries, seeds, options).map_err(|e| {
+                if e.kind() == std::io::ErrorKind::Other {
+                    corrupt(dest, e.to_string())
+                } else {
+                    io(e)
+                }
+            })?;
+            Some((Lengths::fit(2 * seeds as usize + 1, &counts), crc))
+        }
+        Codec::Zstd(_) => None,
+    };
     let file = std::fs::OpenOptions::new()
         .read(true)
         .write(true)
@@ -240,34 +408,91 @@ fn write_v2(
         .open(&temp)
         .map_err(io)?;
     let mut guard = TempFile::new(temp.clone());
-    let len = entries.len;
-    let blocks = block_count(len, options.block_entries);
-    let start = index_end(len, options.block_entries);
+    let blocks = len.div_ceil(u64::from(options.block_entries));
+    let start = match options.codec {
+        Codec::Coded => Shape::new(len, seeds, options.block_entries).data_at,
+        Codec::Zstd(_) => index_end(len, options.block_entries),
+    };
     let mut offsets = Vec::with_capacity(blocks as usize + 1);
-    offsets.push(U64::new(start));
+    offsets.push(start);
     let crc = {
         let mut out = std::io::BufWriter::with_capacity(1 << 20, &file);
         out.write_all(&vec![0u8; start as usize]).map_err(io)?;
         let mut at = start;
-        let crc = compress_blocks(entries, options, |frame| {
-            out.write_all(frame)?;
-            at += frame.len() as u64;
-            offsets.push(U64::new(at));
+        let write = |code: &[u8]| {
+            out.write_all(code)?;
+            at += code.len() as u64;
+            offsets.push(at);
             Ok(())
-        })
+        };
+        let crc = match (options.codec, &model) {
+            (Codec::Zstd(level), _) => code_blocks(
+                entries,
+                options,
+                || {
+                    let mut c = zstd::bulk::Compressor::new(level)?;
+                    c.include_checksum(true)?;
+                    c.include_contentsize(true)?;
+                    Ok(move |block: &[u8], out: &mut Vec<u8>| {
+                        out.extend_from_slice(&c.compress(block)?);
+                        Ok(())
+                    })
+                },
+                write,
+            ),
+            (Codec::Coded, Some((lengths, _))) => {
+                let encoder = Encoder::new(lengths);
+                let encoder = &encoder;
+                code_blocks(
+                    entries,
+                    options,
+                    || {
+                        Ok(move |block: &[u8], out: &mut Vec<u8>| {
+                            let symbols = block
+                                .iter()
+                                .map(|&e| (i32::from(e as i8) + seeds as i32) as usize);
+                            encoder.encode(symbols, out);
+                            Ok(())
+                        })
+                    },
+                    write,
+                )
+            }
+            (Codec::Coded, None) => unreachable!("a model for version 3"),
+        }
         .map_err(io)?;
         out.flush().map_err(io)?;
         crc
     };
+    if let Some((_, counted)) = &model
+        && *counted != crc
+    {
+        return Err(corrupt(
+            dest,
+            "the entries changed between the two reads of version 3's writer",
+        ));
+    }
     check(crc)?;
-    let index = offsets.as_bytes();
+    let described = match &model {
+        Some((lengths, _)) => coded_index(dest, lengths, &offsets, len, seeds, options)?,
+        None => offsets
+            .iter()
+            .map(|&o| U64::new(o))
+            .collect::<Vec<_>>()
+            .as_bytes()
+            .to_vec(),
+    };
     header.data_crc32 = crc.into();
-    header.version = COMPRESSED_VERSION.into();
-    header.codec = CODEC_ZSTD;
+    header.version = options.version().into();
+    header.codec = match options.codec {
+        Codec::Coded => CODEC_CONTEXT_HUFFMAN,
+        Codec::Zstd(_) => CODEC_ZSTD,
+    };
     header.block_entries = options.block_entries.into();
-    header.index_crc32 = crc32fast::hash(index).into();
+    header.index_crc32 = crc32fast::hash(&described).into();
     header.header_crc32 = header.compute_crc().into();
-    file.write_all_at(index, HEADER_LEN as u64).map_err(io)?;
+    file.write_all_at(&described, HEADER_LEN as u64)
+        .map_err(io)?;
     file.write_all_at(header.as_bytes(), 0).map_err(io)?;
     file.sync_all().map_err(io)?;
     let after = file.metadata().map_err(io)?.len();
@@ -278,4 +503,36 @@ fn write_v2(
         after,
         blocks,
     })
+}
+
+/// Version 3's bytes between the header and the blocks: the model, the group offsets and the
+/// block offsets within their groups, from every block's start (`offsets`, then the end).
+fn coded_index(
+    dest: &Path,
+    lengths: &Lengths,
+    offsets: &[u64],
+    entries: u64,
+    seeds: u32,
+    options: CompressOptions,
+) -> Result<Vec<u8>, TableError> {
+    let shape = Shape::new(entries, seeds, options.block_entries);
+    let mut bytes = lengths.lengths.clone();
+    let per = 1usize << shape.group_shift;
+    let blocks = shape.blocks as usize;
+    for g in 0..shape.groups as usize {
+        bytes.extend_from_slice(&offsets[g * per].to_le_bytes());
+    }
+    bytes.extend_from_slice(&offsets[blocks].to_le_bytes());
+    for b in 0..blocks {
+        let base = offsets[b / per * per];
+        let within = u16::try_from(offsets[b] - base)
+            .map_err(|_| corrupt(dest, format!("block {b} lies past its group's 64 KiB")))?;
+        bytes.extend_from_slice(&within.to_le_bytes());
+    }
+    debug_assert_eq!(
+        bytes.len() as u64,
+        shape.data_at - HEADER_LEN as u64,
+        "the model and index fill the space before the blocks"
+    );
+    Ok(bytes)
 }

@@ -35,8 +35,11 @@ use zerocopy::{FromBytes, Immutable, IntoBytes, KnownLayout, Unaligned};
 pub const MAGIC: [u8; 8] = *b"GRANARY\x1a";
 /// The format the builder writes: one byte a position, memory-mapped.
 pub const FORMAT_VERSION: u16 = 1;
-/// The compressed format ([`crate::compressed`]): blocks and an index of their offsets.
+/// The zstd-compressed format ([`crate::compressed`]): blocks and an index of their offsets.
 pub const COMPRESSED_VERSION: u16 = 2;
+/// The coded format ([`crate::coded`]): small blocks of Huffman codes, a model and a two-level
+/// index; what `granary compress` writes.
+pub const CODED_VERSION: u16 = 3;
 /// Header length in bytes; the entries follow.
 pub const HEADER_LEN: usize = 64;
 

@@ -14,9 +14,12 @@ use granary_index::LayerIndex;
 use memmap2::Mmap;
 use zerocopy::FromBytes;
 
+use crate::coded::{self, Coded};
 use crate::compressed::{self, Blocks};
 use crate::error::TableError;
-use crate::format::{COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind};
+use crate::format::{
+    CODED_VERSION, COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind,
+};
 
 /// Bytes a read of [`Layer::resident`].
 const CHUNK: usize = 64 << 20;
@@ -37,6 +40,8 @@ enum Storage {
     Flat(Mmap),
     /// A version 2 file.
     Blocks(Box<Blocks>),
+    /// A version 3 file.
+    Coded(Box<Coded>),
 }
 
 /// Checks a header's bytes on their own: length, magic, version, header checksum. `length` is
@@ -54,11 +59,14 @@ pub fn parse_header(path: &Path, bytes: &[u8], length: u64) -> Result<Header, Ta
     if header.magic != MAGIC {
         return Err(TableError::NotATable { path: path.into() });
     }
-    if !matches!(header.version.get(), FORMAT_VERSION | COMPRESSED_VERSION) {
+    if !matches!(
+        header.version.get(),
+        FORMAT_VERSION | COMPRESSED_VERSION | CODED_VERSION
+    ) {
         return Err(TableError::Version {
             path: path.into(),
             found: header.version.get(),
-            expected: COMPRESSED_VERSION,
+            expected: CODED_VERSION,
         });
     }
     if header.compute_crc() != header.header_crc32.get() {
@@ -118,7 +126,8 @@ pub fn check_header(
     let mut expected = kind.header(seeds, index.size());
     expected.data_crc32 = header.data_crc32;
     expected.header_crc32 = header.header_crc32;
-    let compressed = header.version.get() == COMPRESSED_VERSION;
+    let version = header.version.get();
+    let compressed = version != FORMAT_VERSION;
     if compressed {
         expected.version = header.version;
         expected.codec = header.codec;
@@ -131,6 +140,20 @@ pub fn check_header(
             expected: format!("{} layer {seeds}: {}", kind.name(), expected.describe()),
             found: header.describe(),
         });
+    }
+    if version == CODED_VERSION {
+        coded::check_fields(path, header)?;
+        let shape = coded::Shape::new(index.size(), seeds, header.block_entries.get());
+        // The model and index, then at least a byte a block.
+        let wanted = shape.data_at + shape.blocks;
+        if length < wanted {
+            return Err(TableError::Length {
+                path: path.into(),
+                expected: wanted,
+                found: length,
+            });
+        }
+        return Ok(index);
     }
     if compressed {
         compressed::check_fields(path, header)?;
@@ -168,6 +191,15 @@ impl Layer {
     pub fn open(path: &Path, kind: TableKind, seeds: u32) -> Result<Layer, TableError> {
         let (file, header, length) = open_file(path)?;
         let index = check_header(path, &header, length, kind, seeds)?;
+        if header.version.get() == CODED_VERSION {
+            let coded = Coded::open(path, &file, &header, length, index.size(), seeds)?;
+            return Ok(Layer {
+                path: path.into(),
+                header,
+                index,
+                storage: Storage::Coded(Box::new(coded)),
+            });
+        }
         if header.version.get() == COMPRESSED_VERSION {
             let blocks = Blocks::open(path, &file, &header, length, index.size())?;
             return Ok(Layer {
@@ -266,6 +298,19 @@ impl Layer {
                     storage: Storage::Flat(copy.make_read_only()?),
                 });
             }
+            Storage::Coded(coded) => {
+                let mut copy = huge_anon(HEADER_LEN + self.index.size() as usize)?;
+                copy[..HEADER_LEN].copy_from_slice(zerocopy::IntoBytes::as_bytes(&self.header));
+                coded
+                    .decode_all(&mut copy[HEADER_LEN..], true)
+                    .map_err(std::io::Error::other)?;
+                return Ok(Layer {
+                    path: self.path.clone(),
+                    header: self.header,
+                    index: self.index.clone(),
+                    storage: Storage::Flat(copy.make_read_only()?),
+                });
+            }
         };
         let mut copy = huge_anon(map.len())?;
         // Read from the file rather than copy from the mapping: no page faults on the source.
@@ -327,6 +372,7 @@ impl Layer {
                 Ok(())
             }
             Storage::Blocks(blocks) => blocks.for_each_block(each),
+            Storage::Coded(coded) => coded.for_each_block(each),
         }
     }
 
@@ -348,6 +394,7 @@ impl Layer {
                 Ok(())
             }
             Storage::Blocks(blocks) => blocks.read_range(first, out),
+            Storage::Coded(coded) => coded.read_range(first, out),
         }
     }
 
@@ -358,14 +405,25 @@ impl Layer {
     pub fn raw(&self) -> Option<&[u8]> {
         match &self.storage {
             Storage::Flat(map) => Some(&map[HEADER_LEN..]),
-            Storage::Blocks(_) => None,
+            Storage::Blocks(_) | Storage::Coded(_) => None,
         }
     }
 
-    /// Whether the layer is stored compressed (format version 2).
+    /// Whether the layer is stored compressed (format version 2 or 3).
     #[must_use]
     pub fn is_compressed(&self) -> bool {
-        matches!(self.storage, Storage::Blocks(_))
+        !matches!(self.storage, Storage::Flat(_))
+    }
+
+    /// Bits a position the file takes (header, model and index counted), or `None` for a
+    /// layer held one byte a position (version 1, or a copy).
+    #[must_use]
+    pub fn bits_a_position(&self) -> Option<f64> {
+        match &self.storage {
+            Storage::Flat(_) => None,
+            Storage::Blocks(blocks) => Some(blocks.bits_a_position()),
+            Storage::Coded(coded) => Some(coded.bits_a_position()),
+        }
     }
 
     /// The number of entries (positions) of the layer.
@@ -390,7 +448,8 @@ impl Layer {
     pub fn value(&self, index: u64) -> i8 {
         match &self.storage {
             Storage::Flat(map) => map[HEADER_LEN + index as usize] as i8,
-            Storage::Blocks(blocks) => compressed_value(blocks, index),
+            Storage::Blocks(blocks) => compressed_value(blocks.value(index)),
+            Storage::Coded(coded) => compressed_value(coded.value(index)),
         }
     }
 
@@ -407,6 +466,7 @@ impl Layer {
         match &self.storage {
             Storage::Flat(map) => Ok(map[HEADER_LEN + index as usize] as i8),
             Storage::Blocks(blocks) => blocks.value(index),
+            Storage::Coded(coded) => coded.value(index),
         }
     }
 
@@ -426,7 +486,16 @@ impl Layer {
     pub(crate) fn blocks_mut(&mut self) -> Option<&mut Blocks> {
         match &mut self.storage {
             Storage::Blocks(blocks) => Some(blocks),
-            Storage::Flat(_) => None,
+            Storage::Flat(_) | Storage::Coded(_) => None,
+        }
+    }
+
+    /// A version 3 layer's blocks, for tests that reach past the small-layer shortcut.
+    #[cfg(test)]
+    pub(crate) fn coded_mut(&mut self) -> Option<&mut Coded> {
+        match &mut self.storage {
+            Storage::Coded(coded) => Some(coded),
+            Storage::Flat(_) | Storage::Blocks(_) => None,
         }
     }
 
@@ -449,8 +518,8 @@ impl Layer {
 /// [`Layer::value`] of a compressed layer: out of the inlined hot path of version 1.
 #[cold]
 #[inline(never)]
-fn compressed_value(blocks: &Blocks, index: u64) -> i8 {
-    blocks.value(index).unwrap_or_else(|err| panic!("{err}"))
+fn compressed_value(value: Result<i8, TableError>) -> i8 {
+    value.unwrap_or_else(|err| panic!("{err}"))
 }
 
 /// `len` bytes (at least one) of zeroed anonymous memory with a request for transparent huge

@@ -2,8 +2,10 @@
 //!
 //! - [`format`]: the fixed 64-byte little-endian header and what each field means;
 //! - [`layer`]: a layer file opened read-only, memory-mapped, checked against what was asked for;
-//! - [`compressed`]: format version 2, a finished layer as compressed blocks read at random;
-//! - [`compress`]: a version 1 layer rewritten as a version 2 file;
+//! - [`compressed`]: format version 2, a finished layer as zstd-compressed blocks;
+//! - [`coded`]: format version 3, a finished layer as small blocks of Huffman codes;
+//! - [`huffman`]: version 3's codes, each entry coded in the context of the one before;
+//! - [`compress`]: a layer rewritten as a version 3 (or 2) file;
 //! - [`writer`]: a layer written to a temporary name, checksummed and renamed when complete;
 //! - [`set`]: the layers of one variant in a directory, opened lazily, and value lookups;
 //! - [`probe`]: values of positions and moves with stores, as `query` and the solver read them;
@@ -15,10 +17,12 @@
 //! `-n..=n` for a layer of `n` seeds; endless play is worth 0 (`docs/table-format.md`).
 
 pub mod anon;
+pub mod coded;
 pub mod compress;
 pub mod compressed;
 pub mod error;
 pub mod format;
+pub mod huffman;
 pub mod layer;
 pub mod probe;
 pub mod set;
@@ -26,7 +30,7 @@ pub mod verify;
 pub mod writer;
 
 pub use anon::{AnonAtomics, AtomicCells};
-pub use compress::{CompressOptions, Compressed, Entries, compress_entries, compress_layer};
+pub use compress::{Codec, CompressOptions, Compressed, Entries, compress_entries, compress_layer};
 pub use error::TableError;
 pub use format::{Header, TableKind};
 pub use layer::{Layer, huge_anon, prefetch};

@@ -433,11 +433,16 @@ pub struct CompressArgs {
     pub game: GameArgs,
     #[command(flatten)]
     pub dir: DirArgs,
-    /// Bytes (entries) a block, a power of two from 1K to 16M, e.g. `64K` [default: 64K].
+    /// The table format written: 3 (Huffman codes in small blocks, read at random in about a
+    /// microsecond) or 2 (zstd blocks).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u16).range(2..=3))]
+    pub format: u16,
+    /// Entries a block, a power of two: 64 to 64K for format 3, 1K to 16M for format 2, e.g.
+    /// `64K` [default: 256 for format 3, 64K for format 2].
     #[arg(long, value_parser = parse_block_size)]
     pub block_size: Option<u32>,
-    /// The zstd level, 1 to 22 [default: 1: as small as higher levels on these tables, and the
-    /// fastest].
+    /// The zstd level of format 2, 1 to 22 [default: 1: as small as higher levels on these
+    /// tables, and the fastest].
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=22))]
     pub level: Option<i32>,
     /// Worker threads [default: one per core].
@@ -445,8 +450,8 @@ pub struct CompressArgs {
     pub threads: Option<usize>,
 }
 
-/// A block size: digits with an optional unit (K or M, powers of 1024), a power of two from 1K
-/// to 16M.
+/// A block size: digits with an optional unit (K or M, powers of 1024), a power of two from 64
+/// to 16M (each format checks its own range).
 fn parse_block_size(text: &str) -> Result<u32, String> {
     let upper = text.trim().to_ascii_uppercase();
     let digits = upper.trim_end_matches("IB").trim_end_matches('B');
@@ -462,12 +467,12 @@ fn parse_block_size(text: &str) -> Result<u32, String> {
         .and_then(|n| n.checked_mul(1 << shift))
         .ok_or_else(|| format!("`{text}` is not a block size: digits and a unit, e.g. 64K"))?;
     let (min, max) = (
-        granary::compress::MIN_BLOCK_ENTRIES,
+        granary::compress::MIN_CODED_BLOCK_ENTRIES,
         granary::compress::MAX_BLOCK_ENTRIES,
     );
     if !bytes.is_power_of_two() || !(min..=max).contains(&bytes) {
         return Err(format!(
-            "`{text}`: a block size is a power of two from 1K to 16M"
+            "`{text}`: a block size is a power of two from 64 to 16M"
         ));
     }
     Ok(bytes)

@@ -44,7 +44,18 @@ fn same_values(a: &Path, b: &Path, max: u32, compressed: impl Fn(u32) -> bool) {
         assert!(!x.is_compressed());
         assert_eq!(y.is_compressed(), compressed(n), "layer {n}");
         assert_eq!(x.len(), y.len());
-        for i in 0..x.len() {
+        // Every entry in order, and a spread of single lookups (each decodes its block up to
+        // the entry: one by one over a whole large layer of large blocks would take hours).
+        let plain = x.raw().unwrap();
+        y.for_each_chunk(|first, entries| {
+            let first = first as usize;
+            assert!(
+                entries == &plain[first..first + entries.len()],
+                "layer {n} entries {first}.."
+            );
+        })
+        .unwrap();
+        for i in (0..x.len()).step_by(97).chain([x.len() - 1]) {
             assert_eq!(x.value(i), y.value(i), "layer {n} entry {i}");
         }
         y.verify_checksum().unwrap();
@@ -60,30 +71,46 @@ fn compress(dir: &Path, game: &[&str], extra: &[&str]) -> String {
 }
 
 #[test]
-fn awari_and_kalah_compressed_read_the_same_for_two_block_sizes() {
+fn awari_and_kalah_compressed_read_the_same_in_both_formats_and_block_sizes() {
     for (game, max) in [
         (&["oware", "--rules", "awari"][..], 14),
         (&["kalah", "--rules", "standard"][..], 11),
     ] {
         let plain = tempfile::tempdir().unwrap();
         build(plain.path(), game, max, 2);
-        for block in ["4K", "64K"] {
+        for (format, block) in [("3", "256"), ("3", "64K"), ("2", "4K"), ("2", "64K")] {
             let packed = tempfile::tempdir().unwrap();
             copy_tables(plain.path(), packed.path());
-            let out = compress(packed.path(), game, &["--block-size", block]);
+            let out = compress(
+                packed.path(),
+                game,
+                &["--format", format, "--block-size", block],
+            );
             assert_eq!(out.lines().count(), max as usize + 2, "{out}");
             assert!(out.contains(&format!("layer {max:>3}: ")), "{out}");
+            assert!(out.contains("bits a position"), "{out}");
             same_values(plain.path(), packed.path(), max, |_| true);
-            // Again: every layer is compressed already, and left as it was.
-            let again = compress(packed.path(), game, &[]);
+            // Again: every layer is in that format already, and left as it was.
+            let again = compress(packed.path(), game, &["--format", format]);
             assert_eq!(
-                again.matches("compressed already").count(),
+                again
+                    .matches(&format!("in format {format} already"))
+                    .count(),
                 max as usize + 1
             );
             same_values(plain.path(), packed.path(), max, |_| true);
             // `verify` reads compressed files as it reads plain ones.
             let verified = ok(&["verify", "--dir", packed.path().to_str().unwrap()]);
             assert!(verified.contains(&format!("all {} table files are good", max + 1)));
+            // Version 2 layers are rewritten as version 3 by a compress without --format.
+            if format == "2" {
+                let out = compress(packed.path(), game, &[]);
+                assert!(!out.contains("already"), "{out}");
+                same_values(plain.path(), packed.path(), max, |_| true);
+                let kind = kind_in(packed.path());
+                let set = TableSet::new(packed.path(), kind);
+                assert_eq!(set.layer(max).unwrap().header().version.get(), 3);
+            }
         }
     }
 }
@@ -95,14 +122,18 @@ fn a_set_mixing_plain_and_compressed_layers_answers_the_same() {
     build(plain.path(), &game, 12, 2);
     let mixed = tempfile::tempdir().unwrap();
     copy_tables(plain.path(), mixed.path());
-    // Odd layers compressed, even ones plain.
+    // Odd layers compressed (1, 5, 9 in version 2, 3, 7, 11 in version 3), even ones plain.
     let kind = kind_in(plain.path());
     let set = TableSet::new(mixed.path(), kind);
     for n in (1..=12).step_by(2) {
         let layer = Layer::open(&set.layer_path(n), kind, n).unwrap();
         let options = granary_tables::CompressOptions {
             block_entries: 1 << 12,
-            ..Default::default()
+            ..if n % 4 == 1 {
+                granary_tables::CompressOptions::zstd(1)
+            } else {
+                granary_tables::CompressOptions::default()
+            }
         };
         granary_tables::compress_layer(&layer, &set.layer_path(n), options).unwrap();
     }
@@ -195,10 +226,29 @@ fn compress_refuses_what_it_cannot_do() {
     assert!(err.contains("table not built"), "{err}");
     let err = error(&["compress", "kalah", "--dir", "/nonexistent/granary"]);
     assert!(err.contains("no such table directory"), "{err}");
-    for size in ["3000", "512", "32M", "big"] {
+    for size in ["3000", "32", "128K", "32M", "big"] {
         let err = error(&["compress", "kalah", "--dir", root, "--block-size", size]);
         assert!(err.contains("block size"), "{size}: {err}");
     }
+    // Each format its own block sizes; a zstd level only for format 2.
+    let err = error(&[
+        "compress",
+        "kalah",
+        "--dir",
+        root,
+        "--format",
+        "2",
+        "--block-size",
+        "512",
+    ]);
+    assert!(err.contains("format 2 takes blocks of 1024 to"), "{err}");
+    let err = error(&["compress", "kalah", "--dir", root, "--level", "3"]);
+    assert!(
+        err.contains("--level is the zstd level of format 2"),
+        "{err}"
+    );
+    let err = error(&["compress", "kalah", "--dir", root, "--format", "1"]);
+    assert!(err.contains("--format"), "{err}");
 }
 
 #[test]

@@ -138,7 +138,7 @@ fn bad_files_are_refused_by_name() {
     std::fs::write(&layer, &bytes).unwrap();
     let err = error(&query);
     assert!(
-        err.contains("table format version 9, this granary reads versions 1 to 2: delete"),
+        err.contains("table format version 9, this granary reads versions 1 to 3: delete"),
         "{err}"
     );
     // Not a table at all.

@@ -214,9 +214,9 @@ fn ranks_asking_owners_read_compressed_lower_layers_and_checkpoint() {
     build_layers(plain.path(), kind, 12, one, &()).unwrap();
     // Small blocks: a rank's slice of a layer starts and ends inside blocks.
     let compress = CompressOptions {
-        block_entries: 1 << 10,
-        level: 1,
+        block_entries: 1 << 6,
         threads: 1,
+        ..CompressOptions::default()
     };
     // A checkpoint of every rank between every two phases, too (they change no value).
     let every = Some(std::time::Duration::ZERO);
