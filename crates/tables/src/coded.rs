@@ -458,11 +458,6 @@ impl Coded {
         }
     }
 
-    /// Bits a position the file takes, all of it counted.
-    pub(crate) fn bits_a_position(&self) -> f64 {
-        8.0 * self.map.len() as f64 / self.entries.max(1) as f64
-    }
-
     /// Makes lookups read through the blocks even though the layer is small (tests).
     #[cfg(test)]
     pub(crate) fn read_by_block(&mut self) {

@@ -325,11 +325,6 @@ impl Blocks {
         Ok(self.whole.get_or_init(|| data))
     }
 
-    /// Bits a position the file takes, all of it counted.
-    pub(crate) fn bits_a_position(&self) -> f64 {
-        8.0 * self.map.len() as f64 / self.entries.max(1) as f64
-    }
-
     /// The entry of rank `index` (`index < entries`, else a panic as for a version 1 layer).
     pub(crate) fn value(&self, index: u64) -> Result<i8, TableError> {
         assert!(

@@ -415,17 +415,6 @@ impl Layer {
         !matches!(self.storage, Storage::Flat(_))
     }
 
-    /// Bits a position the file takes (header, model and index counted), or `None` for a
-    /// layer held one byte a position (version 1, or a copy).
-    #[must_use]
-    pub fn bits_a_position(&self) -> Option<f64> {
-        match &self.storage {
-            Storage::Flat(_) => None,
-            Storage::Blocks(blocks) => Some(blocks.bits_a_position()),
-            Storage::Coded(coded) => Some(coded.bits_a_position()),
-        }
-    }
-
     /// The number of entries (positions) of the layer.
     #[must_use]
     pub fn len(&self) -> u64 {
