@@ -51,7 +51,8 @@ impl LayerCompressed {
 }
 
 /// Compresses every finished layer of `kind` under the tablebase's root that is not in the
-/// version `options` write yet (version 1, or version 2 when writing version 3), lowest first, calling `each` after each layer (compressed or skipped). Holds the kind's
+/// version `options` write yet (a layer of any other version is rewritten), lowest first,
+/// calling `each` after each layer (compressed or skipped). Holds the kind's
 /// write lock meanwhile, so no build writes the directory at the same time. Each layer's data is
 /// checked against its checksum on the way ([`granary_tables::compress_layer`]).
 ///

@@ -3,9 +3,10 @@
 //! layer's block index); the data checksum is checked by [`Layer::verify_checksum`]
 //! (`granary verify`, `--verify`), which reads every byte.
 //!
-//! Both format versions open here: version 1 (one byte a position, read through the map) and
-//! version 2 ([`crate::compressed`]: blocks decompressed on demand). [`Layer::value`] reads
-//! either; [`Layer::raw`] gives a version 1 layer's bytes.
+//! Every format version opens here: version 1 (one byte a position, read through the map),
+//! version 2 ([`crate::compressed`]: zstd blocks decompressed on demand) and version 3
+//! ([`crate::coded`]: Huffman-coded blocks decoded on demand). [`Layer::value`] reads each;
+//! [`Layer::raw`] gives a version 1 layer's bytes.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -183,8 +184,8 @@ pub fn check_header(
 impl Layer {
     /// Opens the layer of `seeds` seeds of `kind` at `path`, refusing any file that is not exactly
     /// that table: header (magic, version, checksum, every field) and length. Reads the header
-    /// only and maps the rest; pages are read as lookups touch them. A compressed (version 2)
-    /// file's block index is read and checked too.
+    /// only and maps the rest; pages are read as lookups touch them. A compressed file's block
+    /// index (and a version 3 file's model) is read and checked too.
     ///
     /// # Errors
     /// A [`TableError`] naming the file and what is wrong.
@@ -276,8 +277,9 @@ impl Layer {
     /// layer's size in memory and a read of every byte (most of it the kernel clearing the new
     /// pages).
     ///
-    /// A compressed layer is decompressed whole into the copy, its blocks shared among rayon's
-    /// threads, and then reads like a version 1 layer.
+    /// A compressed layer is decoded whole into the copy, its blocks shared among rayon's
+    /// threads, and then reads like a version 1 layer (a version 3 copy is checked against the
+    /// data checksum).
     ///
     /// # Errors
     /// If the memory cannot be mapped, or a compressed layer's block is damaged.
@@ -285,25 +287,16 @@ impl Layer {
         use std::os::unix::fs::FileExt;
         let map = match &self.storage {
             Storage::Flat(map) => map,
-            Storage::Blocks(blocks) => {
+            Storage::Blocks(_) | Storage::Coded(_) => {
                 let mut copy = huge_anon(HEADER_LEN + self.index.size() as usize)?;
                 copy[..HEADER_LEN].copy_from_slice(zerocopy::IntoBytes::as_bytes(&self.header));
-                blocks
-                    .decompress_all(&mut copy[HEADER_LEN..], true)
-                    .map_err(std::io::Error::other)?;
-                return Ok(Layer {
-                    path: self.path.clone(),
-                    header: self.header,
-                    index: self.index.clone(),
-                    storage: Storage::Flat(copy.make_read_only()?),
-                });
-            }
-            Storage::Coded(coded) => {
-                let mut copy = huge_anon(HEADER_LEN + self.index.size() as usize)?;
-                copy[..HEADER_LEN].copy_from_slice(zerocopy::IntoBytes::as_bytes(&self.header));
-                coded
-                    .decode_all(&mut copy[HEADER_LEN..], true)
-                    .map_err(std::io::Error::other)?;
+                let entries = &mut copy[HEADER_LEN..];
+                match &self.storage {
+                    Storage::Blocks(blocks) => blocks.decompress_all(entries, true),
+                    Storage::Coded(coded) => coded.decode_all(entries, true),
+                    Storage::Flat(_) => unreachable!("a compressed layer"),
+                }
+                .map_err(std::io::Error::other)?;
                 return Ok(Layer {
                     path: self.path.clone(),
                     header: self.header,
