@@ -32,7 +32,9 @@
 //! block offset (increasing within its group, inside it), before any block is read: a short,
 //! foreign or damaged file is a [`TableError`], never a fault. A damaged block (bits that start
 //! no code, more bits than the block has, a block longer than its entries) is found when it is
-//! read, and named.
+//! read, and named. Blocks carry no checksum of their own: a damaged block that still decodes is
+//! found where the layer is decoded whole (every such read checks the data checksum) and by
+//! `granary verify`, not by a single lookup (as with syzygy tables).
 //!
 //! Writing is [`crate::compress`]. Reading: a small layer (at most [`WHOLE_ENTRIES`] entries) is
 //! decoded whole on its first lookup and then read like a version 1 layer; in a larger one a
