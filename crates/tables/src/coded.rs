@@ -471,52 +471,11 @@ impl Coded {
 mod tests {
     use super::*;
     use crate::compress::{CompressOptions, compress_layer};
-    use crate::format::TableKind;
+    // The same made-up layer as version 2's tests: Kalah(4) layer 10, 19448 entries in -10..=10.
+    use crate::compressed::tests::{KIND, SEEDS, v1_layer};
     use crate::layer::Layer;
-    use crate::writer::{SharedLayer, temp_path};
-    use granary_rules::{Capture, Game, Sweep};
+    use crate::writer::temp_path;
     use zerocopy::{FromBytes, IntoBytes};
-
-    const KIND: TableKind = TableKind {
-        game: Game::Kalah {
-            capture: Capture::Standard,
-            sweep: Sweep::Owner,
-        },
-        pits: 4,
-    };
-    /// Layer 10 of Kalah(4): 19448 entries.
-    const SEEDS: u32 = 10;
-
-    /// A version 1 layer of made-up values in `-10..=10`: runs (so that contexts matter) and
-    /// noise, every value present.
-    fn v1_layer(dir: &Path) -> (PathBuf, Vec<u8>) {
-        let path = dir.join("v1.tbl");
-        let entries = granary_index::LayerIndex::new(KIND.pits, SEEDS, false)
-            .unwrap()
-            .size();
-        let mut x = 0x2545_F491_4F6C_DD1Du64;
-        let values: Vec<u8> = (0..entries)
-            .map(|i| {
-                x ^= x << 13;
-                x ^= x >> 7;
-                x ^= x << 17;
-                let v = if i % 64 < 40 {
-                    (i / 64 % 5) as i64
-                } else {
-                    (x % 21) as i64 - 10
-                };
-                v as i8 as u8
-            })
-            .collect();
-        let writer = SharedLayer::create(&path, KIND, SEEDS, entries).unwrap();
-        writer
-            .write_parts(0, entries, |from, part| {
-                part.copy_from_slice(&values[from as usize..from as usize + part.len()]);
-            })
-            .unwrap();
-        writer.finish().unwrap();
-        (path, values)
-    }
 
     fn coded(dir: &Path, block_entries: u32) -> (PathBuf, Vec<u8>) {
         let (v1, values) = v1_layer(dir);

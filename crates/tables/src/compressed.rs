@@ -355,7 +355,7 @@ impl Blocks {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::compress::{CompressOptions, compress_layer};
     use crate::format::TableKind;
@@ -365,7 +365,7 @@ mod tests {
     use granary_rules::{Capture, Game, Sweep};
     use zerocopy::IntoBytes;
 
-    const KIND: TableKind = TableKind {
+    pub(crate) const KIND: TableKind = TableKind {
         game: Game::Kalah {
             capture: Capture::Standard,
             sweep: Sweep::Owner,
@@ -373,10 +373,10 @@ mod tests {
         pits: 4,
     };
     /// Layer 10 of Kalah(4): 19448 entries, 19 blocks of 1K.
-    const SEEDS: u32 = 10;
+    pub(crate) const SEEDS: u32 = 10;
 
     /// A version 1 layer of made-up values in range, with runs (so it compresses) and noise.
-    fn v1_layer(dir: &Path) -> (PathBuf, Vec<u8>) {
+    pub(crate) fn v1_layer(dir: &Path) -> (PathBuf, Vec<u8>) {
         let path = dir.join("v1.tbl");
         let entries = granary_index::LayerIndex::new(KIND.pits, SEEDS, false)
             .unwrap()

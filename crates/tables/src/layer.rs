@@ -142,25 +142,17 @@ pub fn check_header(
             found: header.describe(),
         });
     }
-    if version == CODED_VERSION {
-        coded::check_fields(path, header)?;
-        let shape = coded::Shape::new(index.size(), seeds, header.block_entries.get());
-        // The model and index, then at least a byte a block.
-        let wanted = shape.data_at + shape.blocks;
-        if length < wanted {
-            return Err(TableError::Length {
-                path: path.into(),
-                expected: wanted,
-                found: length,
-            });
-        }
-        return Ok(index);
-    }
     if compressed {
-        compressed::check_fields(path, header)?;
-        let blocks = compressed::block_count(index.size(), header.block_entries.get());
-        // The index, then at least a byte a block.
-        let wanted = HEADER_LEN as u64 + 9 * blocks + 8;
+        // The model (version 3) and the block index, then at least a byte a block.
+        let wanted = if version == CODED_VERSION {
+            coded::check_fields(path, header)?;
+            let shape = coded::Shape::new(index.size(), seeds, header.block_entries.get());
+            shape.data_at + shape.blocks
+        } else {
+            compressed::check_fields(path, header)?;
+            let blocks = compressed::block_count(index.size(), header.block_entries.get());
+            HEADER_LEN as u64 + 9 * blocks + 8
+        };
         if length < wanted {
             return Err(TableError::Length {
                 path: path.into(),
