@@ -136,6 +136,9 @@ def test_ctrl_c_in_a_review_raises_keyboard_interrupt(kalah43):
         heard.append(done)
         signal.raise_signal(signal.SIGINT)
 
+    # Python's own handler, whatever the process inherited: a shell's background job starts
+    # with SIGINT ignored, and Python then leaves it so.
+    inherited = signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
         review = kalah43.review("kalah", [1, 2, 3, 4], pits=4, seeds=3, progress=interrupt)
     except KeyboardInterrupt:
@@ -144,6 +147,8 @@ def test_ctrl_c_in_a_review_raises_keyboard_interrupt(kalah43):
         # Which plies were told, and how the review ended, say where the signal was lost.
         pytest.fail(f"no KeyboardInterrupt; plies told: {heard}; plies answered: "
                     f"{len(review.plies)}")
+    finally:
+        signal.signal(signal.SIGINT, inherited)
     assert heard == [1]
 
 
