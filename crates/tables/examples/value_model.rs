@@ -16,6 +16,21 @@
 //!
 //! `cargo run --release -p granary-tables --example value_model -- GAME DIR LAYER...`
 //! with GAME `awari`, `abapa`, `kalah-standard` or `kalah-empty` (6 pits).
+//!
+//! With `designs` before GAME, it weighs two ways of leaving don't-cares out instead:
+//!
+//! - *marked*: a don't-care is stored as one more symbol, and a reader that meets it computes
+//!   the value from the moves into lower layers, whose values may be marked in turn. A position
+//!   is marked only where that costs at most `B` table reads in all (the writer knows, as it
+//!   writes bottom-up), so a probe's cost is bounded; reported for several `B`: the share
+//!   marked, the entropy given the previous entry, and its Huffman bits;
+//! - *filled*: a don't-care holds any value at most the guaranteed one, and every read computes
+//!   `max(stored, guaranteed)` (as Syzygy's tables resolve captures), so every probe reads the
+//!   lower layers, whether its entry is a don't-care or not: the reads a probe makes (without
+//!   cut-offs), median, 99th percentile and mean, capped at a million; and the entropy given the
+//!   previous entry when each don't-care is filled greedily (the previous stored value where
+//!   allowed) and when it is filled by the model (the likeliest value after the previous one,
+//!   model refitted three times).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -119,6 +134,10 @@ fn guaranteed<R: Rules>(
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
+    if args[0] == "designs" {
+        designs(&args[1..]);
+        return;
+    }
     let kind = kind_of(&args[0]);
     let set = TableSet::new(Path::new(&args[1]), kind);
     let rules = kind.engine();
@@ -228,5 +247,280 @@ fn main() {
             times[times.len() / 2],
             times[times.len() * 99 / 100],
         );
+    }
+}
+
+/// Bounds on the reads of a probe through marked entries.
+const BOUNDS: [u32; 4] = [4, 8, 16, 64];
+/// Where the reads of a probe through filled entries stop being counted.
+const TREE_CAP: u64 = 1_000_000;
+/// Runs sampled a layer for the designs (each of [`RUN`] entries).
+const DESIGN_RUNS: u64 = 256;
+/// Random positions whose probe reads are counted.
+const COUNTED: usize = 20_001;
+
+/// What a position's value needs: its value, the best a move into a lower layer gives (`None`
+/// without one), whether it has no move, and the layouts those moves lead to.
+struct Node {
+    value: i32,
+    guaranteed: Option<i32>,
+    terminal: bool,
+    lower: Vec<granary_rules::Board>,
+}
+
+fn node<R: Rules>(set: &TableSet, rules: &R, board: granary_rules::Board) -> Node {
+    let pos = Position::of_board(board);
+    let seeds = board.seeds(6);
+    let value = granary_tables::probe::position_value(set, rules, &pos).expect("readable");
+    let (guaranteed, terminal) = guaranteed(set, rules, &pos, seeds);
+    let lower = rules
+        .legal_moves(&pos)
+        .iter()
+        .map(|lane| rules.play(&pos, lane).board)
+        .filter(|child| child.seeds(6) < seeds)
+        .collect();
+    Node {
+        value,
+        guaranteed,
+        terminal,
+        lower,
+    }
+}
+
+/// Table reads of a probe of `board` where don't-cares costing at most `bound` reads are
+/// marked (1 if it is not marked).
+fn marked_cost<R: Rules>(
+    set: &TableSet,
+    rules: &R,
+    board: granary_rules::Board,
+    bound: u32,
+    memo: &mut HashMap<granary_rules::Board, u32>,
+) -> u32 {
+    if let Some(&cost) = memo.get(&board) {
+        return cost;
+    }
+    let node = node(set, rules, board);
+    // Read as it is stored: a terminal position, or one whose value is more than its lower
+    // moves guarantee.
+    let cost = if node.terminal || node.guaranteed != Some(node.value) {
+        1
+    } else {
+        let mut sum = 1;
+        for &child in &node.lower {
+            sum += marked_cost(set, rules, child, bound, memo);
+            if sum > bound {
+                break;
+            }
+        }
+        if sum > bound { 1 } else { sum }
+    };
+    memo.insert(board, cost);
+    cost
+}
+
+/// Table reads of a probe of `board` that always reads the lower layers, capped.
+fn filled_cost<R: Rules>(
+    set: &TableSet,
+    rules: &R,
+    board: granary_rules::Board,
+    memo: &mut HashMap<granary_rules::Board, u64>,
+) -> u64 {
+    if let Some(&cost) = memo.get(&board) {
+        return cost;
+    }
+    let node = node(set, rules, board);
+    let mut sum = 1;
+    for &child in &node.lower {
+        sum += filled_cost(set, rules, child, memo);
+        if sum >= TREE_CAP {
+            sum = TREE_CAP;
+            break;
+        }
+    }
+    memo.insert(board, sum);
+    sum
+}
+
+/// Fills don't-cares (`limit[i]`: `None` where the entry matters, else the largest value that
+/// rebuilds it) with the likeliest value after the previous stored one under `counts`.
+fn fill_by_model(values: &[usize], limits: &[Option<usize>], counts: &[Vec<u64>]) -> Vec<usize> {
+    let width = counts.len() - 1;
+    let mut prev = width;
+    values
+        .iter()
+        .zip(limits)
+        .map(|(&v, limit)| {
+            let stored = match *limit {
+                None => v,
+                Some(limit) => (0..=limit)
+                    .max_by_key(|&s| (counts[prev][s], s == prev.min(limit)))
+                    .expect("a value at most the limit"),
+            };
+            prev = stored;
+            stored
+        })
+        .collect()
+}
+
+/// Counts of each of `symbols` symbols after the previous one (context `symbols`: the start of
+/// a run).
+fn prev_counts(runs: &[Vec<usize>], symbols: usize) -> Vec<Vec<u64>> {
+    let mut counts = vec![vec![0u64; symbols]; symbols + 1];
+    for run in runs {
+        let mut prev = symbols;
+        for &s in run {
+            counts[prev][s] += 1;
+            prev = s;
+        }
+    }
+    counts
+}
+
+fn model_of(counts: &[Vec<u64>]) -> Model {
+    let mut model = Model::default();
+    for (context, row) in counts.iter().enumerate() {
+        if row.iter().any(|&c| c > 0) {
+            model.0.insert(context as u64, row.clone());
+        }
+    }
+    model
+}
+
+fn designs(args: &[String]) {
+    let kind = kind_of(&args[0]);
+    let set = TableSet::new(Path::new(&args[1]), kind);
+    let rules = kind.engine();
+    let bounds: Vec<String> = BOUNDS
+        .iter()
+        .map(|b| format!("marked, B = {b}: share / H(prev) / Huffman"))
+        .collect();
+    println!(
+        "| layer | sampled | {} | filled: probe reads median / p99 / mean | filled greedily: H(prev) / Huffman | filled by the model: H(prev) / Huffman |",
+        bounds.join(" | ")
+    );
+    println!("|{}", " --- |".repeat(5 + BOUNDS.len()));
+    for layer_arg in &args[2..] {
+        let seeds: u32 = layer_arg.parse().expect("a layer number");
+        let layer = set.layer(seeds).expect("layer readable");
+        let index = layer.index();
+        let size = index.size();
+        let n = seeds as i32;
+        let width = (2 * n + 1) as usize;
+        let mut rng = Xoshiro256PlusPlus::seed_from_u64(u64::from(seeds));
+        let mut memos: Vec<HashMap<granary_rules::Board, u32>> =
+            BOUNDS.iter().map(|_| HashMap::new()).collect();
+        // Per run: the values, the limits of the don't-cares, and each bound's symbols.
+        let mut values: Vec<Vec<usize>> = Vec::new();
+        let mut limits: Vec<Vec<Option<usize>>> = Vec::new();
+        let mut marked: Vec<Vec<Vec<usize>>> = BOUNDS.iter().map(|_| Vec::new()).collect();
+        let mut marked_count = vec![0u64; BOUNDS.len()];
+        let runs = if size <= DESIGN_RUNS * RUN {
+            1
+        } else {
+            DESIGN_RUNS
+        };
+        let mut sampled = 0u64;
+        for _ in 0..runs {
+            let (first, len) = if runs == 1 {
+                (0, size)
+            } else {
+                (rng.next_u64() % (size - RUN), RUN)
+            };
+            let (mut run_values, mut run_limits) = (Vec::new(), Vec::new());
+            let mut run_marked: Vec<Vec<usize>> = BOUNDS.iter().map(|_| Vec::new()).collect();
+            for (offset, board) in index.iter_from(first).take(len as usize).enumerate() {
+                let v = i32::from(layer.value(first + offset as u64));
+                let pos = Position::of_board(board);
+                let (guar, terminal) = guaranteed(&set, &rules, &pos, seeds);
+                let vi = (v + n) as usize;
+                run_values.push(vi);
+                run_limits.push(if terminal {
+                    Some(width - 1)
+                } else if guar == Some(v) {
+                    Some(vi)
+                } else {
+                    None
+                });
+                for (b, &bound) in BOUNDS.iter().enumerate() {
+                    let cost = marked_cost(&set, &rules, board, bound, &mut memos[b]);
+                    let is_marked = terminal || (guar == Some(v) && cost > 1);
+                    marked_count[b] += u64::from(is_marked);
+                    run_marked[b].push(if is_marked { width } else { vi });
+                }
+                sampled += 1;
+            }
+            values.push(run_values);
+            limits.push(run_limits);
+            for (b, run) in run_marked.into_iter().enumerate() {
+                marked[b].push(run);
+            }
+        }
+        let mut cells = Vec::new();
+        for (b, runs) in marked.iter().enumerate() {
+            // The marker is symbol `width`: `width + 1` symbols, `width + 2` contexts.
+            let counts = prev_counts(runs, width + 1);
+            let model = model_of(&counts);
+            cells.push(format!(
+                "{:.1}% / {:.2} / {:.2}",
+                100.0 * marked_count[b] as f64 / sampled as f64,
+                model.bits(),
+                model.huffman_bits(width + 1)
+            ));
+        }
+        // Filled: the reads of a probe at random positions.
+        let mut reads = Vec::with_capacity(COUNTED);
+        let mut memo = HashMap::new();
+        for _ in 0..COUNTED {
+            let board = index.unrank(rng.next_u64() % size);
+            reads.push(filled_cost(&set, &rules, board, &mut memo));
+        }
+        reads.sort_unstable();
+        let mean = reads.iter().sum::<u64>() as f64 / reads.len() as f64;
+        cells.push(format!(
+            "{} / {} / {mean:.1}",
+            reads[reads.len() / 2],
+            reads[reads.len() * 99 / 100]
+        ));
+        // Filled greedily, then by the model.
+        let mut stored: Vec<Vec<usize>> = values
+            .iter()
+            .zip(&limits)
+            .map(|(run, limits)| {
+                let mut prev = width;
+                run.iter()
+                    .zip(limits)
+                    .map(|(&v, limit)| {
+                        let s = match *limit {
+                            None => v,
+                            Some(limit) if prev <= limit => prev,
+                            Some(limit) => limit,
+                        };
+                        prev = s;
+                        s
+                    })
+                    .collect()
+            })
+            .collect();
+        let greedy = model_of(&prev_counts(&stored, width));
+        cells.push(format!(
+            "{:.2} / {:.2}",
+            greedy.bits(),
+            greedy.huffman_bits(width)
+        ));
+        for _ in 0..3 {
+            let counts = prev_counts(&stored, width);
+            stored = values
+                .iter()
+                .zip(&limits)
+                .map(|(run, limits)| fill_by_model(run, limits, &counts))
+                .collect();
+        }
+        let fitted = model_of(&prev_counts(&stored, width));
+        cells.push(format!(
+            "{:.2} / {:.2}",
+            fitted.bits(),
+            fitted.huffman_bits(width)
+        ));
+        println!("| {seeds} | {sampled} | {} |", cells.join(" | "));
     }
 }

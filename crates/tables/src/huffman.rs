@@ -202,21 +202,40 @@ impl Encoder {
     }
 }
 
-/// Every context's decoding table: slot `(context << MAX_CODE_LEN) | next bits` holds
-/// `symbol << 4 | length`, or 0 where no code starts with those bits.
+/// Every context's decoding tables, two of `2^MAX_CODE_LEN` slots a context, indexed by
+/// `(context << MAX_CODE_LEN) | next bits`:
+///
+/// ```text
+///  one:   u16   symbol << 4 | length                   (0: no code starts with those bits)
+///
+///  multi: u32   bits  0..4   the length of the codes of the symbols below, in all (0: none)
+///               bits  4..6   how many symbols: 1 to 3 (0: no code starts with those bits)
+///               bits  8..16  the first symbol
+///               bits 16..24  the second (its context is the first), if any
+///               bits 24..32  the third (its context is the second), if any
+/// ```
+///
+/// A slot of `multi` holds as many whole codes as the next `MAX_CODE_LEN` bits contain (at most
+/// three), so a decoder takes one to three symbols a lookup. `one` serves the single steps: a
+/// random entry's last symbols and a block's last ones.
 #[derive(Debug)]
 pub struct Decoder {
     symbols: usize,
-    table: Box<[u16]>,
+    one: Box<[u16]>,
+    multi: Box<[u32]>,
 }
+
+/// The symbols a `multi` slot holds: at most this many.
+const MULTI: u32 = 3;
 
 impl Decoder {
     /// The tables of checked lengths ([`Lengths::check`]).
     #[must_use]
     pub fn new(lengths: &Lengths) -> Decoder {
-        let mut table = vec![0u16; (lengths.symbols + 1) * SLOTS].into_boxed_slice();
+        assert!(lengths.symbols < 256, "a symbol a byte");
+        let mut one = vec![0u16; (lengths.symbols + 1) * SLOTS].into_boxed_slice();
         for context in 0..=lengths.symbols {
-            let row = &mut table[context * SLOTS..(context + 1) * SLOTS];
+            let row = &mut one[context * SLOTS..(context + 1) * SLOTS];
             for (s, (code, len)) in canonical(lengths.row(context)).into_iter().enumerate() {
                 if len == 0 {
                     continue;
@@ -226,9 +245,31 @@ impl Decoder {
                 row[first..first + (1 << shift)].fill(((s as u16) << 4) | u16::from(len));
             }
         }
+        // A code is whole in the window if its length is at most the bits left: the slot found
+        // with the unknown bits as zeros is then the slot of every way they could be.
+        let mask = SLOTS - 1;
+        let mut multi = vec![0u32; one.len()].into_boxed_slice();
+        for (slot, out) in multi.iter_mut().enumerate() {
+            let (mut context, mut bits) = (slot >> MAX_CODE_LEN, slot & mask);
+            let (mut used, mut count, mut entry) = (0u32, 0u32, 0u32);
+            while count < MULTI {
+                let e = one[(context << MAX_CODE_LEN) | bits];
+                let len = u32::from(e & 15);
+                if len == 0 || used + len > MAX_CODE_LEN {
+                    break;
+                }
+                context = usize::from(e >> 4);
+                entry |= (context as u32) << (8 * (count + 1));
+                used += len;
+                count += 1;
+                bits = (bits << len) & mask;
+            }
+            *out = entry | (count << 4) | used;
+        }
         Decoder {
             symbols: lengths.symbols,
-            table,
+            one,
+            multi,
         }
     }
 
@@ -240,17 +281,43 @@ impl Decoder {
     /// # Errors
     /// The index of the first symbol whose bits start no code.
     pub fn decode(&self, bits: &[u8], out: &mut [u8], offset: u8) -> Result<usize, usize> {
-        let mut at = 0usize;
-        let mut context = self.symbols;
+        let (mut at, mut k, mut context) = (0usize, 0usize, self.symbols);
+        while k + 4 <= out.len() {
+            let e = self.multi[(context << MAX_CODE_LEN) | peek(bits, at)];
+            let count = ((e >> 4) & 3) as usize;
+            if count == 0 {
+                return Err(k);
+            }
+            out[k..k + 4].copy_from_slice(&(e >> 8).to_le_bytes());
+            at += (e & 15) as usize;
+            k += count;
+            context = ((e >> (8 * count)) & 0xff) as usize;
+        }
+        let at = self
+            .finish(bits, at, context, &mut out[k..])
+            .map_err(|i| k + i)?;
+        shift_down(out, offset);
+        Ok(at)
+    }
+
+    /// The single steps that end a block: `out`'s symbols from bit `at` after `context`; the
+    /// bits read in all, or the index in `out` of the first symbol that is no code.
+    fn finish(
+        &self,
+        bits: &[u8],
+        mut at: usize,
+        mut context: usize,
+        out: &mut [u8],
+    ) -> Result<usize, usize> {
         for (k, slot) in out.iter_mut().enumerate() {
-            let e = self.table[(context << MAX_CODE_LEN) | peek(bits, at)];
+            let e = self.one[(context << MAX_CODE_LEN) | peek(bits, at)];
             let len = usize::from(e & 15);
             if len == 0 {
                 return Err(k);
             }
             at += len;
             context = usize::from(e >> 4);
-            *slot = (context as u8).wrapping_sub(offset);
+            *slot = context as u8;
         }
         Ok(at)
     }
@@ -264,32 +331,51 @@ impl Decoder {
     pub fn decode_n<const N: usize>(
         &self,
         bits: [&[u8]; N],
-        outs: [&mut [u8]; N],
+        mut outs: [&mut [u8]; N],
         offset: u8,
     ) -> Result<[usize; N], (usize, usize)> {
         let len = outs[0].len();
         assert!(outs.iter().all(|o| o.len() == len), "blocks of one length");
         let mut at = [0usize; N];
+        let mut k = [0usize; N];
         let mut context = [self.symbols; N];
         let mut bad = false;
-        // Step `k` of every block before step `k + 1` of any: the index is the point. (Each
-        // block's bits held in a register and refilled by whole bytes read 4-6 % fewer entries a
-        // second than this load of 8 bytes at each step: docs/benchmarks.md.)
-        #[allow(clippy::needless_range_loop)]
-        for k in 0..len {
+        // A step of every block that has four entries left before the next step of any. (Each
+        // block's bits held in a register and refilled by whole bytes read 4-6 % fewer entries
+        // a second than this load of 8 bytes at each step: docs/benchmarks.md.)
+        loop {
+            let mut stepped = false;
             for j in 0..N {
-                let e = self.table[(context[j] << MAX_CODE_LEN) | peek(bits[j], at[j])];
-                let code = usize::from(e & 15);
-                bad |= code == 0;
-                at[j] += code;
-                context[j] = usize::from(e >> 4);
-                outs[j][k] = (context[j] as u8).wrapping_sub(offset);
+                if k[j] + 4 > len {
+                    continue;
+                }
+                stepped = true;
+                let e = self.multi[(context[j] << MAX_CODE_LEN) | peek(bits[j], at[j])];
+                let count = ((e >> 4) & 3) as usize;
+                bad |= count == 0;
+                outs[j][k[j]..k[j] + 4].copy_from_slice(&(e >> 8).to_le_bytes());
+                at[j] += (e & 15) as usize;
+                context[j] = ((e >> (8 * count)) & 0xff) as usize;
+                k[j] += count.max(1);
+            }
+            if !stepped {
+                break;
+            }
+        }
+        for j in 0..N {
+            match self.finish(bits[j], at[j], context[j], &mut outs[j][k[j]..]) {
+                Ok(read) => at[j] = read,
+                Err(_) => bad = true,
             }
         }
         if bad {
             for j in 0..N {
                 at[j] = self.decode(bits[j], outs[j], offset).map_err(|k| (j, k))?;
             }
+            return Ok(at);
+        }
+        for out in &mut outs {
+            shift_down(out, offset);
         }
         Ok(at)
     }
@@ -300,18 +386,39 @@ impl Decoder {
     /// # Errors
     /// The index of the first symbol whose bits start no code.
     pub fn nth(&self, bits: &[u8], k: usize) -> Result<(usize, usize), usize> {
-        let mut at = 0usize;
-        let mut context = self.symbols;
-        for i in 0..=k {
-            let e = self.table[(context << MAX_CODE_LEN) | peek(bits, at)];
+        let (mut at, mut i, mut context) = (0usize, 0usize, self.symbols);
+        // Whole slots while they end at or before symbol `k`, then single steps.
+        loop {
+            let e = self.multi[(context << MAX_CODE_LEN) | peek(bits, at)];
+            let count = ((e >> 4) & 3) as usize;
+            if count == 0 || i + count > k + 1 {
+                break;
+            }
+            at += (e & 15) as usize;
+            i += count;
+            context = ((e >> (8 * count)) & 0xff) as usize;
+            if i == k + 1 {
+                return Ok((context, at));
+            }
+        }
+        while i <= k {
+            let e = self.one[(context << MAX_CODE_LEN) | peek(bits, at)];
             let len = usize::from(e & 15);
             if len == 0 {
                 return Err(i);
             }
             at += len;
             context = usize::from(e >> 4);
+            i += 1;
         }
         Ok((context, at))
+    }
+}
+
+/// Symbols to entries: `symbol - offset`, wrapping.
+fn shift_down(out: &mut [u8], offset: u8) {
+    for b in out {
+        *b = b.wrapping_sub(offset);
     }
 }
 
@@ -381,16 +488,22 @@ mod tests {
                     prop_assert_eq!(decoder.nth(&bytes, k).unwrap().0, s);
                 }
             }
-            // Four copies of the first block at once: the same symbols and bits as one alone.
-            let mut bytes = Vec::new();
-            encoder.encode(blocks[0].iter().copied(), &mut bytes);
-            let mut outs = [(); 4].map(|()| vec![0u8; blocks[0].len()]);
+            // Four blocks at once (the first four, cut to one length; the first again where
+            // there are fewer): the same symbols and bits as each alone.
+            let len = blocks.iter().take(4).map(Vec::len).min().unwrap_or(0);
+            let four: Vec<&[usize]> = (0..4).map(|j| &blocks[j % blocks.len().min(4)][..len]).collect();
+            let coded: Vec<Vec<u8>> = four.iter().map(|block| {
+                let mut bytes = Vec::new();
+                encoder.encode(block.iter().copied(), &mut bytes);
+                bytes
+            }).collect();
+            let mut outs = [(); 4].map(|()| vec![0u8; len]);
             let [a, b, c, d] = &mut outs;
-            let read = decoder.decode_n([&bytes[..]; 4], [a, b, c, d], 0).unwrap();
-            prop_assert_eq!(read, [read[0]; 4]);
-            prop_assert_eq!(read[0].div_ceil(8), bytes.len());
-            for out in &outs {
-                prop_assert!(out.iter().map(|&s| usize::from(s)).eq(blocks[0].iter().copied()));
+            let bits = [&coded[0][..], &coded[1][..], &coded[2][..], &coded[3][..]];
+            let read = decoder.decode_n(bits, [a, b, c, d], 0).unwrap();
+            for j in 0..4 {
+                prop_assert_eq!(read[j].div_ceil(8), coded[j].len());
+                prop_assert!(outs[j].iter().map(|&s| usize::from(s)).eq(four[j].iter().copied()));
             }
         }
     }
@@ -449,6 +562,23 @@ mod tests {
         assert_eq!(
             decoder.decode_n([&[0b0000_0000], &[0b1000_0000]], [&mut a, &mut b], 0),
             Err((1, 0))
+        );
+        // After symbol 0 only "0" is a code: the sixth bit, a 1, starts none. Blocks long
+        // enough to be read several symbols a lookup find it at the same symbol.
+        let lengths = Lengths {
+            symbols: 2,
+            lengths: vec![1, 0, 1, 1, 1, 0],
+        };
+        let decoder = Decoder::new(&lengths);
+        let (good, bad) = ([0u8; 2], [0b0000_0100u8, 0]);
+        let (mut a, mut b) = ([0u8; 12], [0u8; 12]);
+        assert_eq!(decoder.decode(&good, &mut a, 0), Ok(12));
+        assert_eq!(decoder.decode(&bad, &mut a, 0), Err(5));
+        assert_eq!(decoder.nth(&bad, 4), Ok((0, 5)));
+        assert_eq!(decoder.nth(&bad, 5), Err(5));
+        assert_eq!(
+            decoder.decode_n([&good, &bad], [&mut a, &mut b], 0),
+            Err((1, 5))
         );
     }
 }

@@ -223,7 +223,7 @@ pub struct BuildArgs {
     /// [default: three quarters of the available memory].
     #[arg(long, value_parser = parse_size)]
     pub memory: Option<u64>,
-    /// Write each layer compressed (table format 2, the same bytes as `granary compress` with
+    /// Write each layer compressed (table format 3, the same bytes as `granary compress` with
     /// its defaults) straight from the builder's memory, and compress the uncompressed layers
     /// already there: no layer is ever whole on disk (the ranks of `mpirun` write the layer
     /// being built whole, then compress it).

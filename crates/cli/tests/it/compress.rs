@@ -1,5 +1,5 @@
-//! `granary compress` end to end: layers rewritten as compressed blocks (table format version 2)
-//! read back the same for every entry, for two block sizes; sets mixing both versions answer
+//! `granary compress` end to end: layers rewritten as compressed blocks (table format versions 3
+//! and 2) read back the same for every entry, for two block sizes; sets mixing versions answer
 //! queries the same; `verify` passes on good compressed files and names a damaged one; a
 //! compressed Kalah set solves to the same value.
 
