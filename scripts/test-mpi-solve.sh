@@ -23,9 +23,9 @@ command -v mpirun >/dev/null || { echo "test-mpi-solve: mpirun not found (apt-ge
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-cargo build --profile "$profile" --locked -q -p granary-cli
+scripts/build-tests.sh "$profile" -q
 cp "target/$profile/granary" "$work/granary-solo"
-cargo build --profile "$profile" --locked -q -p granary-cli --features mpi
+scripts/build-tests.sh "$profile" -q --features granary-cli/mpi
 cp "target/$profile/granary" "$work/granary-mpi"
 solo="$work/granary-solo"
 mpi="$work/granary-mpi"

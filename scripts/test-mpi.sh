@@ -26,9 +26,9 @@ command -v mpirun >/dev/null || { echo "test-mpi: mpirun not found (apt-get inst
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 # The ordinary binary first (the reference), then the MPI one over it.
-cargo build --profile "$profile" --locked -p granary-cli
+scripts/build-tests.sh "$profile"
 cp "target/$profile/granary" "$work/granary-solo"
-cargo build --profile "$profile" --locked -p granary-cli --features mpi
+scripts/build-tests.sh "$profile" --features granary-cli/mpi
 cp "target/$profile/granary" "$work/granary-mpi"
 solo="$work/granary-solo"
 mpi="$work/granary-mpi"

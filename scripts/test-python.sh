@@ -15,7 +15,7 @@ venv=target/python-venv
 rm -rf "$venv"
 python3 -m venv "$venv"
 MATURIN_PEP517_ARGS="--profile ci" "$venv/bin/python" -m pip install -q --disable-pip-version-check pytest open_spiel ./crates/python
-cargo build --profile ci --locked -q -p granary-cli
+scripts/build-tests.sh ci -q
 GRANARY_BIN="$PWD/target/ci/granary" "$venv/bin/python" -m pytest -q crates/python/tests
 tables=$(mktemp -d)
 trap 'rm -rf "$tables"' EXIT

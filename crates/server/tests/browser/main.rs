@@ -18,14 +18,15 @@
 //! A module a scenario; what they share in [`common`] (the browser, the server), [`page`] (the
 //! page as a test reads and drives it) and [`games`] (games chosen through the API).
 //!
-//! Behind the crate's `browser` feature, as it needs chromedriver and Chromium (a plain
-//! `cargo test` neither compiles nor links its WebDriver client): `.ci/run` installs them and runs
-//! it (`cargo test --profile ci -p granary-server --features browser --test browser`); run that
-//! way without chromedriver it says `NOT RUN`, and fails when `CI` is set.
+//! It needs chromedriver and Chromium: without them each test says `NOT RUN` (and fails when `CI`
+//! is set); `.ci/run` installs them, and the README's test command runs it with the rest
+//! (alone: `cargo test --profile ci -p granary-server --test browser`). Its WebDriver client is
+//! a dev-dependency, so the test builds unify the features of one set of dependencies and the
+//! granary crates are compiled once for all of them.
 //!
 //! With `GRANARY_SCREENSHOTS=DIR` it saves `kalah.png`, `oware.png` and `bao.png` there, at a
 //! desktop width (`docs/screenshots/` holds them:
-//! `GRANARY_SCREENSHOTS=$PWD/docs/screenshots cargo test --profile ci -p granary-server --features browser --test browser`).
+//! `GRANARY_SCREENSHOTS=$PWD/docs/screenshots cargo test --profile ci -p granary-server --test browser`).
 
 mod address;
 mod common;
