@@ -37,8 +37,8 @@ pub enum Command {
     Review(ReviewArgs),
     /// Check every table file: header, checksum, values, a sample against its children.
     Verify(VerifyArgs),
-    /// Compress a variant's finished layers in place (table format version 2: blocks read at
-    /// random); layers compressed already are left as they are.
+    /// Compress a variant's finished layers in place (table format version 3, or 2: blocks read
+    /// at random); layers compressed already are left as they are.
     Compress(CompressArgs),
     /// What tables are built: layers, sizes, value counts.
     Info(InfoArgs),
