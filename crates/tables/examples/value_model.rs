@@ -39,7 +39,7 @@ use std::time::Instant;
 use granary_rules::{Capture, Game, OwareRules, Position, Rules, Sweep};
 use granary_tables::huffman::Lengths;
 use granary_tables::probe::move_value;
-use granary_tables::{TableKind, TableSet};
+use granary_tables::{Layer, TableKind, TableSet};
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -48,6 +48,45 @@ const RUNS: u64 = 1024;
 const RUN: u64 = 4096;
 /// Random positions timed for the cost of a rebuild.
 const TIMED: usize = 20_001;
+
+/// A layer to sample: its seeds (`n` as a value), its entries, their number, the values' width
+/// `2n + 1`, and the generator of its random ranks (seeded by the layer, so runs repeat).
+struct Sample<'a> {
+    seeds: u32,
+    layer: &'a Layer,
+    size: u64,
+    n: i32,
+    width: usize,
+    rng: Xoshiro256PlusPlus,
+}
+
+impl Sample<'_> {
+    fn of<'a>(set: &'a TableSet, layer_arg: &str) -> Sample<'a> {
+        let seeds: u32 = layer_arg.parse().expect("a layer number");
+        let layer = set.layer(seeds).expect("layer readable");
+        let size = layer.index().size();
+        let n = seeds as i32;
+        Sample {
+            seeds,
+            layer,
+            size,
+            n,
+            width: (2 * n + 1) as usize,
+            rng: Xoshiro256PlusPlus::seed_from_u64(u64::from(seeds)),
+        }
+    }
+}
+
+/// The runs sampled from a layer of `size` entries: the whole layer where it holds at most
+/// `count` runs of [`RUN`], else `count` runs from random ranks (first entry, length).
+fn runs(size: u64, count: u64, rng: &mut Xoshiro256PlusPlus) -> Vec<(u64, u64)> {
+    if size <= count * RUN {
+        return vec![(0, size)];
+    }
+    (0..count)
+        .map(|_| (rng.next_u64() % (size - RUN), RUN))
+        .collect()
+}
 
 /// Counts of values (shifted by `n`) under each context.
 #[derive(Default)]
@@ -146,13 +185,15 @@ fn main() {
     );
     println!("|{}", " --- |".repeat(21));
     for layer_arg in &args[2..] {
-        let seeds: u32 = layer_arg.parse().expect("a layer number");
-        let layer = set.layer(seeds).expect("layer readable");
+        let Sample {
+            seeds,
+            layer,
+            size,
+            n,
+            width,
+            mut rng,
+        } = Sample::of(&set, layer_arg);
         let index = layer.index();
-        let size = index.size();
-        let n = seeds as i32;
-        let width = (2 * n + 1) as usize;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(u64::from(seeds));
         let names = [
             "H0",
             "prev",
@@ -172,13 +213,7 @@ fn main() {
         ];
         let mut models: Vec<Model> = names.iter().map(|_| Model::default()).collect();
         let (mut sampled, mut lower, mut dont_care) = (0u64, 0u64, 0u64);
-        let runs = if size <= RUNS * RUN { 1 } else { RUNS };
-        for _ in 0..runs {
-            let (first, len) = if runs == 1 {
-                (0, size)
-            } else {
-                (rng.next_u64() % (size - RUN), RUN)
-            };
+        for (first, len) in runs(size, RUNS, &mut rng) {
             let (mut p1, mut p2, mut f1, mut f2) = (width, width, width, width);
             for (offset, board) in index.iter_from(first).take(len as usize).enumerate() {
                 let i = first + offset as u64;
@@ -400,13 +435,15 @@ fn designs(args: &[String]) {
     );
     println!("|{}", " --- |".repeat(5 + BOUNDS.len()));
     for layer_arg in &args[2..] {
-        let seeds: u32 = layer_arg.parse().expect("a layer number");
-        let layer = set.layer(seeds).expect("layer readable");
+        let Sample {
+            seeds,
+            layer,
+            size,
+            n,
+            width,
+            mut rng,
+        } = Sample::of(&set, layer_arg);
         let index = layer.index();
-        let size = index.size();
-        let n = seeds as i32;
-        let width = (2 * n + 1) as usize;
-        let mut rng = Xoshiro256PlusPlus::seed_from_u64(u64::from(seeds));
         let mut memos: Vec<HashMap<granary_rules::Board, u32>> =
             BOUNDS.iter().map(|_| HashMap::new()).collect();
         // Per run: the values, the limits of the don't-cares, and each bound's symbols.
@@ -414,18 +451,8 @@ fn designs(args: &[String]) {
         let mut limits: Vec<Vec<Option<usize>>> = Vec::new();
         let mut marked: Vec<Vec<Vec<usize>>> = BOUNDS.iter().map(|_| Vec::new()).collect();
         let mut marked_count = vec![0u64; BOUNDS.len()];
-        let runs = if size <= DESIGN_RUNS * RUN {
-            1
-        } else {
-            DESIGN_RUNS
-        };
         let mut sampled = 0u64;
-        for _ in 0..runs {
-            let (first, len) = if runs == 1 {
-                (0, size)
-            } else {
-                (rng.next_u64() % (size - RUN), RUN)
-            };
+        for (first, len) in runs(size, DESIGN_RUNS, &mut rng) {
             let (mut run_values, mut run_limits) = (Vec::new(), Vec::new());
             let mut run_marked: Vec<Vec<usize>> = BOUNDS.iter().map(|_| Vec::new()).collect();
             for (offset, board) in index.iter_from(first).take(len as usize).enumerate() {
