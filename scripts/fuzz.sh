@@ -12,7 +12,7 @@ seconds=${1:-60}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(position bao_position setup_moves record header family journal resume compressed coded cost_model)
+  targets=(position bao_position setup_moves record header family journal resume compressed cost_model)
 fi
 command -v cargo-fuzz >/dev/null || cargo install cargo-fuzz --locked
 for target in "${targets[@]}"; do

@@ -1,20 +1,25 @@
-//! Compressed (version 2) layer files, opened as a table directory opens them: any bytes are a
-//! layer or a named error, never a panic or a fault, and so is every read of an opened layer.
-//! Where the blocks decode, every way of reading gives the same entries (block by block, whole,
-//! by range, one by one), the data checksum holds exactly when it matches them, and the entries
-//! compressed again open to the same entries.
+//! Compressed layer files, versions 2 (zstd blocks) and 3 (Huffman-coded blocks), opened as a
+//! table directory opens them: any bytes are a layer or a named error, never a panic or a fault,
+//! and so is every read of an opened layer. Where the blocks decode, every way of reading gives
+//! the same entries (block by block, whole, a copy for random reads, by ranges, one by one), the
+//! data checksum holds exactly when it matches them, and the entries (whatever the checksum)
+//! compressed again by the writer in the layer's version open to the same entries (for version
+//! 3, with the same model, to the same model, index and length, and header where the checksum
+//! held).
 //!
-//! The first byte is flags, the file's bytes follow: bit 0 reseals the block index's checksum
-//! and then the header's, so that changed offsets reach the checks past them. The layer asked
-//! for is the one the header names.
+//! The first byte is flags, the file's bytes follow: bit 0 reseals the checksum of what lies
+//! between the header and the blocks (version 2: the block index; version 3: the model and the
+//! block index) and then the header's, so that changed code lengths and offsets reach the
+//! checks past them. The layer asked for is the one the header names.
 #![no_main]
 
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
 use std::sync::{LazyLock, Mutex};
 
+use granary_tables::coded::{Shape, valid_coded_block_entries};
 use granary_tables::compressed::{DEFAULT_LEVEL, WHOLE_ENTRIES, block_count, valid_block_entries};
-use granary_tables::format::{COMPRESSED_VERSION, HEADER_LEN};
+use granary_tables::format::{CODED_VERSION, COMPRESSED_VERSION, HEADER_LEN};
 use granary_tables::layer::parse_header;
 use granary_tables::{Codec, CompressOptions, Entries, Layer, TableKind, compress_entries};
 use libfuzzer_sys::fuzz_target;
@@ -29,22 +34,41 @@ static FILE: LazyLock<Mutex<(std::fs::File, PathBuf)>> = LazyLock::new(|| {
     Mutex::new((file, path))
 });
 
-/// Reseals the block index (bytes 64.. to the index's end, as the header's entries and block
-/// size place it) and then the header.
+/// Where the blocks of a compressed file with this header start (version 2: past its block
+/// index; version 3: past its model and block index), if its block size is one its version
+/// allows.
+fn data_at(header: &granary_tables::Header) -> Option<u64> {
+    let block_entries = header.block_entries.get();
+    match header.version.get() {
+        COMPRESSED_VERSION if valid_block_entries(block_entries) => {
+            block_count(header.entries.get(), block_entries)
+                .checked_add(1)
+                .and_then(|b| b.checked_mul(8))
+                .and_then(|b| b.checked_add(HEADER_LEN as u64))
+        }
+        CODED_VERSION if valid_coded_block_entries(block_entries) => Some(
+            Shape::new(
+                header.entries.get(),
+                u32::from(header.seeds.get()),
+                block_entries,
+            )
+            .data_at,
+        ),
+        _ => None,
+    }
+}
+
+/// Reseals what lies between the header and the blocks (bytes 64.. to where the blocks start,
+/// as the header's version, entries, seeds and block size place it) and then the header.
 fn reseal(bytes: &mut [u8]) {
     let Ok((mut header, _)) = granary_tables::Header::read_from_prefix(bytes) else {
         return;
     };
-    let block_entries = header.block_entries.get();
-    if header.version.get() == COMPRESSED_VERSION && valid_block_entries(block_entries) {
-        let blocks = block_count(header.entries.get(), block_entries);
-        let end = blocks
-            .checked_add(1)
-            .and_then(|b| b.checked_mul(8))
-            .and_then(|b| b.checked_add(HEADER_LEN as u64));
-        if let Some(end) = end.filter(|&end| end <= bytes.len() as u64) {
-            header.index_crc32 = crc32fast::hash(&bytes[HEADER_LEN..end as usize]).into();
-        }
+    let end = data_at(&header)
+        .and_then(|end| usize::try_from(end).ok())
+        .filter(|&end| end >= HEADER_LEN && end <= bytes.len());
+    if let Some(end) = end {
+        header.index_crc32 = crc32fast::hash(&bytes[HEADER_LEN..end]).into();
     }
     header.header_crc32 = header.compute_crc().into();
     bytes[..HEADER_LEN].copy_from_slice(header.as_bytes());
@@ -63,11 +87,37 @@ fn chunks(layer: &Layer) -> Option<Vec<u8>> {
     Some(all)
 }
 
-/// Checks every way of reading the opened `layer` against the others.
-fn read_every_way(layer: &Layer, kind: TableKind, seeds: u32) {
+/// Ranges `(first, count)` of a layer of `n` entries in blocks of `block` entries: the whole,
+/// single entries and pairs across the first block boundaries, and a few drawn from `seed`.
+fn ranges(n: usize, block: usize, mut seed: u64) -> Vec<(usize, usize)> {
+    let mut out = vec![(0, n), (n / 3, n / 2), (n - n.min(5), n.min(5)), (n, 0)];
+    for edge in [block, 2 * block, 4 * block] {
+        if edge < n {
+            out.extend([(edge - 1, 2), (edge - 1, 1), (edge, 1), (edge, n - edge)]);
+        }
+    }
+    seed |= 1;
+    let mut next = |bound: usize| {
+        // xorshift64: the ranges depend on the input only, so that a failure reproduces.
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % (bound as u64 + 1)) as usize
+    };
+    for _ in 0..8 {
+        let first = next(n);
+        let count = next(n - first);
+        out.push((first, count));
+    }
+    out
+}
+
+/// Checks every way of reading the opened `layer` (whose file is `bytes`) against the others.
+fn read_every_way(layer: &Layer, kind: TableKind, seeds: u32, bytes: &[u8]) {
     let len = layer.len();
+    assert_eq!(layer.is_compressed(), layer.raw().is_none());
     if len > WHOLE_ENTRIES {
-        // Large layers (blocks of up to 16 MiB): block by block and a few lookups, no copies.
+        // Large layers: block by block and a few lookups, no copies.
         let whole = layer.for_each_chunk(|_, _| ()).is_ok();
         for i in [0, len / 2, len - 1] {
             if whole {
@@ -87,55 +137,99 @@ fn read_every_way(layer: &Layer, kind: TableKind, seeds: u32) {
         );
         assert!(layer.random_reads_copy().is_err());
         assert!(layer.verify_checksum().is_err());
+        // Lookups fail or give a value; they never panic.
+        for i in [0, len / 2, len.saturating_sub(1)] {
+            if i < len {
+                let _ = layer.try_value(i);
+            }
+        }
         return;
     };
     let crc = crc32fast::hash(&entries);
-    assert_eq!(
-        layer.verify_checksum().is_ok(),
-        crc == layer.header().data_crc32.get()
-    );
-    let resident = layer.resident().expect("blocks that decoded decode again");
-    assert_eq!(resident.raw(), Some(&entries[..]));
-    for (i, &e) in entries.iter().enumerate().step_by(97) {
-        assert_eq!(layer.try_value(i as u64).expect("a decoded block"), e as i8);
+    let sound = crc == layer.header().data_crc32.get();
+    assert_eq!(layer.verify_checksum().is_ok(), sound);
+    // A version 3 layer checks the entries against the data checksum where it decodes them
+    // whole (a copy, a small layer's first lookup): blocks that decode to entries that fail it
+    // are an error there, never other entries. Anything else that decoded decodes again.
+    let checked = layer.header().version.get() == CODED_VERSION;
+    let refused = |what: &str, e: &dyn std::fmt::Display| {
+        assert!(
+            checked && !sound,
+            "{what}: blocks that decoded decode again: {e}"
+        );
+    };
+    match layer.resident() {
+        Ok(resident) => {
+            assert!(
+                sound || !checked,
+                "a copy of entries that fail the checksum"
+            );
+            assert_eq!(resident.raw(), Some(&entries[..]));
+            assert!(!resident.is_compressed());
+        }
+        Err(e) => refused("resident", &e),
+    }
+    match layer.random_reads_copy() {
+        Ok(Some(copy)) => {
+            assert!(
+                sound || !checked,
+                "a copy of entries that fail the checksum"
+            );
+            assert_eq!(copy.raw(), Some(&entries[..]));
+        }
+        Ok(None) => assert_eq!(layer.raw(), Some(&entries[..])),
+        Err(e) => refused("random_reads_copy", &e),
     }
     let n = entries.len();
-    for (first, count) in [(0, n), (n / 3, n / 2), (n - n.min(5), n.min(5))] {
+    let step = if n <= 1 << 16 { 1 } else { 97 };
+    for (i, &e) in entries.iter().enumerate().step_by(step) {
+        match layer.try_value(i as u64) {
+            Ok(v) => assert_eq!(v, e as i8, "entry {i}"),
+            Err(err) => refused("try_value", &err),
+        }
+    }
+    let block = layer.header().block_entries.get().max(1) as usize;
+    for (first, count) in ranges(n, block, u64::from(crc32fast::hash(bytes))) {
         let mut out = vec![0u8; count];
         layer
             .read_range(first as u64, &mut out)
             .expect("decoded blocks");
-        assert_eq!(out, entries[first..first + count]);
+        assert_eq!(
+            out,
+            entries[first..first + count],
+            "entries {first}+{count}"
+        );
     }
-    if layer.is_compressed() && crc == layer.header().data_crc32.get() {
-        compressed_again(layer, kind, seeds, &entries);
+    if layer.is_compressed() {
+        compressed_again(layer, kind, seeds, &entries, bytes);
     }
 }
 
-/// Compresses `entries` again with the layer's block size and opens the result: the same
-/// entries, under the same checksum. Written in memory (`/dev/shm`) where there is one: the
-/// writer syncs what it writes.
-fn compressed_again(layer: &Layer, kind: TableKind, seeds: u32, entries: &[u8]) {
+/// Writes `entries` again with the layer's version and block size and opens the result: the
+/// same entries, under their checksum (the layer's, where it held). For version 3, where the
+/// model written is the file's, so are the index and the length (the blocks differ at most in
+/// padding bits), and the header where the layer's checksum held.
+/// Written in memory (`/dev/shm`) where there is one: the writer syncs what it writes.
+fn compressed_again(layer: &Layer, kind: TableKind, seeds: u32, entries: &[u8], bytes: &[u8]) {
     let shm = Path::new("/dev/shm");
     let base = if shm.is_dir() {
         shm.to_path_buf()
     } else {
         std::env::temp_dir()
     };
-    let dir = base.join(format!("granary-fuzz-{}", std::process::id()));
+    let dir = base.join(format!("granary-fuzz-compressed-{}", std::process::id()));
     let dest = dir.join("again.tbl");
     let fill = |first: u64, block: &mut [u8]| {
         let first = first as usize;
         block.copy_from_slice(&entries[first..first + block.len()]);
     };
-    // Written again in the layer's own version (a version 3 file opens here too).
-    let codec = if layer.header().version.get() == COMPRESSED_VERSION {
-        Codec::Zstd(DEFAULT_LEVEL)
-    } else {
-        Codec::Coded
-    };
+    let coded = layer.header().version.get() == CODED_VERSION;
     let options = CompressOptions {
-        codec,
+        codec: if coded {
+            Codec::Coded
+        } else {
+            Codec::Zstd(DEFAULT_LEVEL)
+        },
         block_entries: layer.header().block_entries.get(),
         threads: 1,
     };
@@ -147,8 +241,29 @@ fn compressed_again(layer: &Layer, kind: TableKind, seeds: u32, entries: &[u8]) 
         .expect("entries compress");
     let again = Layer::open(&dest, kind, seeds).expect("what compress wrote opens");
     again.verify_checksum().expect("what compress wrote checks");
-    assert_eq!(again.header().data_crc32, layer.header().data_crc32);
+    assert_eq!(again.header().version, layer.header().version);
+    let crc = crc32fast::hash(entries);
+    assert_eq!(again.header().data_crc32.get(), crc);
     assert_eq!(chunks(&again).as_deref(), Some(entries));
+    if coded {
+        let written = std::fs::read(&dest).expect("what compress wrote");
+        let shape = Shape::new(
+            entries.len() as u64,
+            seeds,
+            layer.header().block_entries.get(),
+        );
+        let (model, data) = (shape.groups_at as usize, shape.data_at as usize);
+        if written[HEADER_LEN..model] == bytes[HEADER_LEN..model] {
+            assert!(
+                written[HEADER_LEN..data] == bytes[HEADER_LEN..data],
+                "the same model, another index"
+            );
+            assert_eq!(written.len(), bytes.len(), "the same model, another length");
+            if crc == layer.header().data_crc32.get() {
+                assert_eq!(written[..HEADER_LEN], bytes[..HEADER_LEN], "another header");
+            }
+        }
+    }
     drop(again);
     std::fs::remove_dir_all(&dir).expect("the directory made for the copy");
 }
@@ -182,6 +297,6 @@ fuzz_target!(|data: &[u8]| {
     file.rewind().expect("the temporary file");
     file.write_all(&bytes).expect("the temporary file");
     if let Ok(layer) = Layer::open(path, kind, seeds) {
-        read_every_way(&layer, kind, seeds);
+        read_every_way(&layer, kind, seeds, &bytes);
     }
 });
