@@ -27,10 +27,13 @@
 //! - *filled*: a don't-care holds any value at most the guaranteed one, and every read computes
 //!   `max(stored, guaranteed)` (as Syzygy's tables resolve captures), so every probe reads the
 //!   lower layers, whether its entry is a don't-care or not: the reads a probe makes (without
-//!   cut-offs), median, 99th percentile and mean, capped at a million; and the entropy given the
-//!   previous entry when each don't-care is filled greedily (the previous stored value where
-//!   allowed) and when it is filled by the model (the likeliest value after the previous one,
-//!   model refitted three times).
+//!   cut-offs), median, 99th percentile and mean, capped at a million; the time such a probe
+//!   takes over the set's files as they are (their entries are the values, and a filled file
+//!   would be read in the same places, in whatever format the files have), against a plain
+//!   probe's, for probes of at most 100,000 reads; and the entropy given the previous entry when
+//!   each don't-care is filled greedily (the previous stored value where allowed) and when it is
+//!   filled by the model (the likeliest value after the previous one, model refitted three
+//!   times).
 
 use std::collections::HashMap;
 use std::path::Path;
@@ -293,6 +296,8 @@ const TREE_CAP: u64 = 1_000_000;
 const DESIGN_RUNS: u64 = 256;
 /// Random positions whose probe reads are counted.
 const COUNTED: usize = 20_001;
+/// Filled probes of more reads than this are left out of the timing.
+const TIMED_READS: u64 = 100_000;
 
 /// What a position's value needs: its value, the best a move into a lower layer gives (`None`
 /// without one), whether it has no move, and the layouts those moves lead to.
@@ -376,6 +381,36 @@ fn filled_cost<R: Rules>(
     sum
 }
 
+/// The value of `pos` as a reader of filled layers computes it: its entry, raised by every move
+/// into a lower layer, each valued the same way (no cut-off, no cache). Over the set's files as
+/// they are (entries that are the values), it reads what a filled file would make it read.
+fn filled_probe<R: Rules>(set: &TableSet, rules: &R, pos: &Position) -> i32 {
+    let seeds = pos.board.seeds(6);
+    let moves = rules.legal_moves(pos);
+    if moves.is_empty() {
+        return granary_tables::probe::terminal_value(rules, pos);
+    }
+    let mut best = set
+        .probe(pos.board)
+        .expect("readable")
+        .map_or(i32::MIN, i32::from);
+    for lane in moves.iter() {
+        let child = rules.play(pos, lane);
+        if child.board.seeds(6) < seeds || best == i32::MIN {
+            let (gain, again) = pos.move_gain(&child);
+            let value = granary_rules::exit_value(gain, again, filled_probe(set, rules, &child));
+            best = best.max(value);
+        }
+    }
+    best
+}
+
+/// Median and 99th percentile of `times` (µs), sorted in place.
+fn median_p99(times: &mut [f64]) -> (f64, f64) {
+    times.sort_by(f64::total_cmp);
+    (times[times.len() / 2], times[times.len() * 99 / 100])
+}
+
 /// Fills don't-cares (`limit[i]`: `None` where the entry matters, else the largest value that
 /// rebuilds it) with the likeliest value after the previous stored one under `counts`.
 fn fill_by_model(values: &[usize], limits: &[Option<usize>], counts: &[Vec<u64>]) -> Vec<usize> {
@@ -430,10 +465,10 @@ fn designs(args: &[String]) {
         .map(|b| format!("marked, B = {b}: share / H(prev) / Huffman"))
         .collect();
     println!(
-        "| layer | sampled | {} | filled: probe reads median / p99 / mean | filled greedily: H(prev) / Huffman | filled by the model: H(prev) / Huffman |",
+        "| layer | sampled | {} | filled: probe reads median / p99 / mean | filled probe time median / p99 | plain probe time median / p99 | filled greedily: H(prev) / Huffman | filled by the model: H(prev) / Huffman |",
         bounds.join(" | ")
     );
-    println!("|{}", " --- |".repeat(5 + BOUNDS.len()));
+    println!("|{}", " --- |".repeat(7 + BOUNDS.len()));
     for layer_arg in &args[2..] {
         let Sample {
             seeds,
@@ -497,9 +532,14 @@ fn designs(args: &[String]) {
         // Filled: the reads of a probe at random positions.
         let mut reads = Vec::with_capacity(COUNTED);
         let mut memo = HashMap::new();
+        let mut boards = Vec::with_capacity(COUNTED);
         for _ in 0..COUNTED {
             let board = index.unrank(rng.next_u64() % size);
-            reads.push(filled_cost(&set, &rules, board, &mut memo));
+            let cost = filled_cost(&set, &rules, board, &mut memo);
+            reads.push(cost);
+            if cost <= TIMED_READS {
+                boards.push(board);
+            }
         }
         reads.sort_unstable();
         let mean = reads.iter().sum::<u64>() as f64 / reads.len() as f64;
@@ -507,6 +547,34 @@ fn designs(args: &[String]) {
             "{} / {} / {mean:.1}",
             reads[reads.len() / 2],
             reads[reads.len() * 99 / 100]
+        ));
+        // The time of a plain probe and of a filled one over the set's files, one thread, on
+        // those positions whose probe makes at most `TIMED_READS` reads: each in a pass of its
+        // own over the positions shuffled again, so that what counting their reads and the
+        // other pass left in the caches is mostly gone.
+        let mut timed = |probe: &dyn Fn(granary_rules::Board) -> i32| {
+            for i in (1..boards.len()).rev() {
+                boards.swap(i, (rng.next_u64() % (i as u64 + 1)) as usize);
+            }
+            let mut sink = 0i64;
+            let times: Vec<f64> = boards
+                .iter()
+                .map(|&board| {
+                    let start = Instant::now();
+                    sink += i64::from(probe(board));
+                    start.elapsed().as_secs_f64() * 1e6
+                })
+                .collect();
+            std::hint::black_box(sink);
+            times
+        };
+        let mut plain = timed(&|board| i32::from(set.probe(board).expect("readable").unwrap_or(0)));
+        let mut filled = timed(&|board| filled_probe(&set, &rules, &Position::of_board(board)));
+        let (fm, fp) = median_p99(&mut filled);
+        let (pm, pp) = median_p99(&mut plain);
+        cells.push(format!(
+            "{fm:.2} / {fp:.2} µs ({:.1}% timed) | {pm:.2} / {pp:.2} µs",
+            100.0 * filled.len() as f64 / COUNTED as f64
         ));
         // Filled greedily, then by the model.
         let mut stored: Vec<Vec<usize>> = values
