@@ -14,6 +14,12 @@
 //! - the cost of rebuilding a don't-care: the time to compute the guaranteed value of a random
 //!   position from its lower layers (mapped, warm), median and 99th percentile.
 //!
+//! With `filled` before GAME and a scratch directory after DIR, it writes each layer given as a
+//! filled file would hold it, every don't-care filled greedily, coded as version 3 (block 256),
+//! and reports its bits a position (the whole file) beside version 3 of the values. It then reads
+//! the file back and checks, entry by entry, that `max(stored, guaranteed)` (the rules' value
+//! where there is no move) is the layer's value: the design is exact on the real layer.
+//!
 //! `cargo run --release -p granary-tables --example value_model -- GAME DIR LAYER...`
 //! with GAME `awari`, `abapa`, `kalah-standard` or `kalah-empty` (6 pits).
 //!
@@ -42,7 +48,9 @@ use std::time::Instant;
 use granary_rules::{Capture, Game, OwareRules, Position, Rules, Sweep};
 use granary_tables::huffman::Lengths;
 use granary_tables::probe::move_value;
-use granary_tables::{Layer, TableKind, TableSet};
+use granary_tables::{
+    Codec, CompressOptions, Entries, Layer, TableKind, TableSet, compress_entries,
+};
 use rand_core::{RngCore, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 
@@ -178,6 +186,10 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args[0] == "designs" {
         designs(&args[1..]);
+        return;
+    }
+    if args[0] == "filled" {
+        filled_files(&args[1..]);
         return;
     }
     let kind = kind_of(&args[0]);
@@ -409,6 +421,119 @@ fn filled_probe<R: Rules>(set: &TableSet, rules: &R, pos: &Position) -> i32 {
 fn median_p99(times: &mut [f64]) -> (f64, f64) {
     times.sort_by(f64::total_cmp);
     (times[times.len() / 2], times[times.len() * 99 / 100])
+}
+
+/// The `filled` mode: each layer written filled and as it is, both coded, compared, and the
+/// filled one read back and checked against the values.
+fn filled_files(args: &[String]) {
+    let kind = kind_of(&args[0]);
+    let set = TableSet::new(Path::new(&args[1]), kind);
+    let scratch = Path::new(&args[2]);
+    std::fs::create_dir_all(scratch).expect("the scratch directory");
+    let rules = kind.engine();
+    println!(
+        "| layer | positions | don't-care | version 3: bits a position | filled: bits a position | ratio | filled, read back: entries checked |"
+    );
+    println!("|{}", " --- |".repeat(7));
+    for layer_arg in &args[3..] {
+        let Sample {
+            seeds,
+            layer,
+            size,
+            n,
+            width,
+            ..
+        } = Sample::of(&set, layer_arg);
+        let index = layer.index();
+        // The values, the limits of the don't-cares (the largest entry that rebuilds the
+        // value), and the filled entries.
+        let (mut values, mut limits) = (Vec::new(), Vec::new());
+        for (i, board) in index.iter_from(0).enumerate() {
+            let v = i32::from(layer.value(i as u64));
+            let pos = Position::of_board(board);
+            let (guar, terminal) = guaranteed(&set, &rules, &pos, seeds);
+            let vi = (v + n) as usize;
+            values.push(vi as u8);
+            limits.push(if terminal {
+                Some(width - 1)
+            } else if guar == Some(v) {
+                Some(vi)
+            } else {
+                None
+            });
+        }
+        let mut prev = width;
+        let filled: Vec<u8> = values
+            .iter()
+            .zip(&limits)
+            .map(|(&v, limit)| {
+                let s = match *limit {
+                    None => usize::from(v),
+                    Some(limit) if prev <= limit => prev,
+                    Some(limit) => limit,
+                };
+                prev = s;
+                s as u8
+            })
+            .collect();
+        let dont_care = limits.iter().filter(|l| l.is_some()).count();
+        // Entries as a layer stores them: the value, `- n`, as a byte.
+        let coded_bytes = |symbols: &[u8], name: &str| {
+            let dest = scratch.join(format!("{name}-{seeds:03}.tbl"));
+            let fill = |first: u64, block: &mut [u8]| {
+                let first = first as usize;
+                for (out, &s) in block.iter_mut().zip(&symbols[first..]) {
+                    *out = (i32::from(s) - n) as i8 as u8;
+                }
+            };
+            let entries = Entries {
+                len: size,
+                fill: &fill,
+            };
+            let options = CompressOptions {
+                codec: Codec::Coded,
+                block_entries: 256,
+                threads: 2,
+            };
+            compress_entries(&dest, kind.header(seeds, size), &entries, options).expect("written");
+            let bytes = std::fs::metadata(&dest).expect("written").len();
+            (dest, bytes)
+        };
+        let (plain_path, plain_bytes) = coded_bytes(&values, "values");
+        std::fs::remove_file(plain_path).expect("removed");
+        let (filled_path, filled_bytes) = coded_bytes(&filled, "filled");
+        // Read back through the decoder: the value rebuilt from every entry.
+        let back = Layer::open(&filled_path, kind, seeds).expect("the filled file opens");
+        let mut stored = vec![0u8; size as usize];
+        back.read_range(0, &mut stored)
+            .expect("the filled file decodes");
+        for (i, board) in index.iter_from(0).enumerate() {
+            let pos = Position::of_board(board);
+            let (guar, terminal) = guaranteed(&set, &rules, &pos, seeds);
+            let rebuilt = if terminal {
+                granary_tables::probe::terminal_value(&rules, &pos)
+            } else {
+                guar.map_or(i32::from(stored[i] as i8), |g| {
+                    g.max(i32::from(stored[i] as i8))
+                })
+            };
+            assert_eq!(
+                rebuilt,
+                i32::from(values[i]) - n,
+                "layer {seeds}, entry {i}: the filled entry does not rebuild the value"
+            );
+        }
+        drop(back);
+        std::fs::remove_file(filled_path).expect("removed");
+        let bits = |bytes: u64| 8.0 * bytes as f64 / size as f64;
+        println!(
+            "| {seeds} | {size} | {:.1}% | {:.3} | {:.3} | {:.3}x | {size} |",
+            100.0 * dont_care as f64 / size as f64,
+            bits(plain_bytes),
+            bits(filled_bytes),
+            filled_bytes as f64 / plain_bytes as f64
+        );
+    }
 }
 
 /// Fills don't-cares (`limit[i]`: `None` where the entry matters, else the largest value that
