@@ -252,12 +252,7 @@ fn main() {
                 models[6].add(g * w + p1 as u64, vi, width);
                 // The stored entry: the true value where it matters, else the previous stored one
                 // if that rebuilds the value, else the largest one that does.
-                let stored = if care {
-                    vi
-                } else {
-                    let limit = if terminal { width - 1 } else { g as usize };
-                    if f1 <= limit { f1 } else { limit }
-                };
+                let stored = fill_greedily(f1, vi, dont_care_limit(guar, terminal, v, n, width));
                 models[7].add(0, stored, width);
                 models[8].add(f1 as u64, stored, width);
                 models[9].add(f1 as u64 * w + f2 as u64, stored, width);
@@ -454,26 +449,15 @@ fn filled_files(args: &[String]) {
             let (guar, terminal) = guaranteed(&set, &rules, &pos, seeds);
             let vi = (v + n) as usize;
             values.push(vi as u8);
-            limits.push(if terminal {
-                Some(width - 1)
-            } else if guar == Some(v) {
-                Some(vi)
-            } else {
-                None
-            });
+            limits.push(dont_care_limit(guar, terminal, v, n, width));
         }
         let mut prev = width;
         let filled: Vec<u8> = values
             .iter()
             .zip(&limits)
-            .map(|(&v, limit)| {
-                let s = match *limit {
-                    None => usize::from(v),
-                    Some(limit) if prev <= limit => prev,
-                    Some(limit) => limit,
-                };
-                prev = s;
-                s as u8
+            .map(|(&v, &limit)| {
+                prev = fill_greedily(prev, usize::from(v), limit);
+                prev as u8
             })
             .collect();
         let dont_care = limits.iter().filter(|l| l.is_some()).count();
@@ -533,6 +517,34 @@ fn filled_files(args: &[String]) {
             bits(filled_bytes),
             filled_bytes as f64 / plain_bytes as f64
         );
+    }
+}
+
+/// The largest entry (as a symbol) that rebuilds the value `v` of a position whose lower moves
+/// guarantee `guar`, if it is a don't-care: any symbol where it has no move, its own where its
+/// lower moves give its value; `None` where the entry must be the value.
+fn dont_care_limit(
+    guar: Option<i32>,
+    terminal: bool,
+    v: i32,
+    n: i32,
+    width: usize,
+) -> Option<usize> {
+    if terminal {
+        Some(width - 1)
+    } else if guar == Some(v) {
+        Some((v + n) as usize)
+    } else {
+        None
+    }
+}
+
+/// The entry a greedy fill stores after `prev`: the value where it matters, else `prev` where
+/// that rebuilds the value, else the largest entry that does.
+fn fill_greedily(prev: usize, value: usize, limit: Option<usize>) -> usize {
+    match limit {
+        None => value,
+        Some(limit) => prev.min(limit),
     }
 }
 
@@ -621,13 +633,7 @@ fn designs(args: &[String]) {
                 let (guar, terminal) = guaranteed(&set, &rules, &pos, seeds);
                 let vi = (v + n) as usize;
                 run_values.push(vi);
-                run_limits.push(if terminal {
-                    Some(width - 1)
-                } else if guar == Some(v) {
-                    Some(vi)
-                } else {
-                    None
-                });
+                run_limits.push(dont_care_limit(guar, terminal, v, n, width));
                 for (b, &bound) in BOUNDS.iter().enumerate() {
                     let cost = marked_cost(&set, &rules, board, bound, &mut memos[b]);
                     let is_marked = terminal || (guar == Some(v) && cost > 1);
@@ -709,14 +715,9 @@ fn designs(args: &[String]) {
                 let mut prev = width;
                 run.iter()
                     .zip(limits)
-                    .map(|(&v, limit)| {
-                        let s = match *limit {
-                            None => v,
-                            Some(limit) if prev <= limit => prev,
-                            Some(limit) => limit,
-                        };
-                        prev = s;
-                        s
+                    .map(|(&v, &limit)| {
+                        prev = fill_greedily(prev, v, limit);
+                        prev
                     })
                     .collect()
             })
