@@ -60,6 +60,13 @@ const RUN: u64 = 4096;
 /// Random positions timed for the cost of a rebuild.
 const TIMED: usize = 20_001;
 
+/// Prints a Markdown table's head row `head` and the row under it, a `---` a column.
+fn print_head(head: &str) {
+    let columns = head.trim().trim_matches('|').split('|').count();
+    println!("{head}");
+    println!("|{}", " --- |".repeat(columns));
+}
+
 /// A layer to sample: its seeds (`n` as a value), its entries, their number, the values' width
 /// `2n + 1`, and the generator of its random ranks (seeded by the layer, so runs repeat).
 struct Sample<'a> {
@@ -195,10 +202,9 @@ fn main() {
     let kind = kind_of(&args[0]);
     let set = TableSet::new(Path::new(&args[1]), kind);
     let rules = kind.engine();
-    println!(
-        "| layer | sampled | lower move | don't-care | H0 | H(prev) | H(prev2) | H(side) | H(side,prev) | H(guar) | H(guar,prev) | filled H0 | filled H(prev) | filled H(prev2) | filled H(side,prev) | filled H(guar,prev) | H(prev,last pit) | filled H(prev,last pit) | filled H(prev2,side) | Huffman: prev / filled prev / filled guar,prev | rebuild median / p99 |"
+    print_head(
+        "| layer | sampled | lower move | don't-care | H0 | H(prev) | H(prev2) | H(side) | H(side,prev) | H(guar) | H(guar,prev) | filled H0 | filled H(prev) | filled H(prev2) | filled H(side,prev) | filled H(guar,prev) | H(prev,last pit) | filled H(prev,last pit) | filled H(prev2,side) | Huffman: prev / filled prev / filled guar,prev | rebuild median / p99 |",
     );
-    println!("|{}", " --- |".repeat(21));
     for layer_arg in &args[2..] {
         let Sample {
             seeds,
@@ -426,10 +432,9 @@ fn filled_files(args: &[String]) {
     let scratch = Path::new(&args[2]);
     std::fs::create_dir_all(scratch).expect("the scratch directory");
     let rules = kind.engine();
-    println!(
-        "| layer | positions | don't-care | version 3: bits a position | filled: bits a position | ratio | filled, read back: entries checked |"
+    print_head(
+        "| layer | positions | don't-care | version 3: bits a position | filled: bits a position | ratio | filled, read back: entries checked |",
     );
-    println!("|{}", " --- |".repeat(7));
     for layer_arg in &args[3..] {
         let Sample {
             seeds,
@@ -440,27 +445,20 @@ fn filled_files(args: &[String]) {
             ..
         } = Sample::of(&set, layer_arg);
         let index = layer.index();
-        // The values, the limits of the don't-cares (the largest entry that rebuilds the
-        // value), and the filled entries.
-        let (mut values, mut limits) = (Vec::new(), Vec::new());
+        // The values and the filled entries, as symbols.
+        let (mut values, mut filled) = (Vec::new(), Vec::new());
+        let (mut prev, mut dont_care) = (width, 0usize);
         for (i, board) in index.iter_from(0).enumerate() {
             let v = i32::from(layer.value(i as u64));
             let pos = Position::of_board(board);
             let (guar, terminal) = guaranteed(&set, &rules, &pos, seeds);
+            let limit = dont_care_limit(guar, terminal, v, n, width);
+            dont_care += usize::from(limit.is_some());
             let vi = (v + n) as usize;
+            prev = fill_greedily(prev, vi, limit);
             values.push(vi as u8);
-            limits.push(dont_care_limit(guar, terminal, v, n, width));
+            filled.push(prev as u8);
         }
-        let mut prev = width;
-        let filled: Vec<u8> = values
-            .iter()
-            .zip(&limits)
-            .map(|(&v, &limit)| {
-                prev = fill_greedily(prev, usize::from(v), limit);
-                prev as u8
-            })
-            .collect();
-        let dont_care = limits.iter().filter(|l| l.is_some()).count();
         // Entries as a layer stores them: the value, `- n`, as a byte.
         let coded_bytes = |symbols: &[u8], name: &str| {
             let dest = scratch.join(format!("{name}-{seeds:03}.tbl"));
@@ -601,11 +599,10 @@ fn designs(args: &[String]) {
         .iter()
         .map(|b| format!("marked, B = {b}: share / H(prev) / Huffman"))
         .collect();
-    println!(
+    print_head(&format!(
         "| layer | sampled | {} | filled: probe reads median / p99 / mean | filled probe time median / p99 | plain probe time median / p99 | filled greedily: H(prev) / Huffman | filled by the model: H(prev) / Huffman |",
         bounds.join(" | ")
-    );
-    println!("|{}", " --- |".repeat(7 + BOUNDS.len()));
+    ));
     for layer_arg in &args[2..] {
         let Sample {
             seeds,
