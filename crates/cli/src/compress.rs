@@ -1,24 +1,39 @@
 //! `granary compress`: a variant's finished layers compressed in place (format 3 unless asked
-//! for 2), one line a layer.
+//! for 2, its don't-cares filled or stored), one line a layer.
 
 use granary::compress::{
-    CompressOptions, MAX_BLOCK_ENTRIES, MAX_CODED_BLOCK_ENTRIES, MIN_BLOCK_ENTRIES,
+    Codec, CompressOptions, MAX_BLOCK_ENTRIES, MAX_CODED_BLOCK_ENTRIES, MIN_BLOCK_ENTRIES,
     MIN_CODED_BLOCK_ENTRIES,
 };
 
-use crate::args::CompressArgs;
+use crate::args::{CompressArgs, DontCares};
 use crate::error::{CliError, CliResult};
 
 pub fn run(args: &CompressArgs) -> CliResult {
     let kind = args.game.kind()?;
-    let mut options = match (args.format, args.level) {
-        (3, Some(_)) => {
+    let mut options = match (args.format, args.level, args.dont_cares) {
+        (3, Some(_), _) => {
             return Err(CliError::Failed(
                 "--level is the zstd level of format 2: add --format 2, or leave it out".into(),
             ));
         }
-        (3, None) => CompressOptions::default(),
-        (_, level) => CompressOptions::zstd(level.unwrap_or(granary::compress::DEFAULT_LEVEL)),
+        (3, None, dont_cares) => CompressOptions {
+            codec: match dont_cares {
+                None => granary::compress::default_codec(kind),
+                Some(DontCares::Filled) => Codec::Filled,
+                Some(DontCares::Stored) => Codec::Coded,
+            },
+            ..CompressOptions::default()
+        },
+        (_, _, Some(_)) => {
+            return Err(CliError::Failed(
+                "--dont-cares is a choice of format 3: leave out --format 2, or --dont-cares"
+                    .into(),
+            ));
+        }
+        (_, level, None) => {
+            CompressOptions::zstd(level.unwrap_or(granary::compress::DEFAULT_LEVEL))
+        }
     };
     if let Some(block) = args.block_size {
         let (min, max) = if args.format == 3 {
@@ -41,9 +56,8 @@ pub fn run(args: &CompressArgs) -> CliResult {
     let layers = granary::compress(&tablebase, kind, options, |layer| {
         if layer.skipped {
             println!(
-                "layer {:3}: in format {} already, {} bytes ({:.2} bits a position)",
+                "layer {:3}: in this format already, {} bytes ({:.2} bits a position)",
                 layer.seeds,
-                args.format,
                 layer.after,
                 layer.bits()
             );

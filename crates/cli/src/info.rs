@@ -35,7 +35,11 @@ pub fn run(args: &InfoArgs) -> CliResult {
                         s.seeds,
                         s.positions,
                         s.bytes,
-                        s.version,
+                        if s.filled {
+                            format!("{}+fill", s.version)
+                        } else {
+                            s.version.to_string()
+                        },
                         s.bits(),
                         s.count(|v| v > 0),
                         s.count(|v| v == 0),

@@ -1,11 +1,13 @@
-//! Compressing a kind's finished layers in place (table format version 3 by default, or 2;
-//! `docs/table-format.md`): each layer of another version is rewritten as compressed blocks
-//! under a temporary name and renamed over the original, so each file is always a whole table of
-//! one version or the other; layers in the version asked for are left as they are.
+//! Compressing a kind's finished layers in place (table format version 3 by default, with or
+//! without filled don't-cares, or 2; `docs/table-format.md`): each layer in another format is
+//! rewritten as compressed blocks under a temporary name and renamed over the original, so each
+//! file is always a whole table of one format or the other; layers in the format asked for are
+//! left as they are.
 
 use std::path::PathBuf;
 
 use granary_index::MAX_LAYER_SEEDS;
+use granary_rules::Game;
 /// Version 3's block sizes.
 pub use granary_tables::coded::{
     DEFAULT_CODED_BLOCK_ENTRIES, MAX_CODED_BLOCK_ENTRIES, MIN_CODED_BLOCK_ENTRIES,
@@ -16,7 +18,7 @@ pub use granary_tables::compress::{Codec, CompressOptions};
 pub use granary_tables::compressed::{
     DEFAULT_BLOCK_ENTRIES, DEFAULT_LEVEL, MAX_BLOCK_ENTRIES, MIN_BLOCK_ENTRIES,
 };
-use granary_tables::layer::{Layer, read_header};
+use granary_tables::layer::read_header;
 use granary_tables::{TableError, TableKind, TableSet};
 
 use crate::tablebase::Tablebase;
@@ -50,15 +52,28 @@ impl LayerCompressed {
     }
 }
 
+/// The version 3 codec a kind's tables are compressed with by default: don't-cares filled for
+/// Oware, whose filled entries rebuild in about one read (0.75x the size of plain codes on awari),
+/// plain codes for Kalah, where rebuilding a filled entry reads tens to hundreds of entries
+/// (`docs/benchmarks.md`).
+#[must_use]
+pub fn default_codec(kind: TableKind) -> Codec {
+    match kind.game {
+        Game::Oware { .. } => Codec::Filled,
+        Game::Kalah { .. } => Codec::Coded,
+    }
+}
+
 /// Compresses every finished layer of `kind` under the tablebase's root that is not in the
-/// version `options` write yet (a layer of any other version is rewritten), lowest first,
-/// calling `each` after each layer (compressed or skipped). Holds the kind's
-/// write lock meanwhile, so no build writes the directory at the same time. Each layer's data is
-/// checked against its checksum on the way ([`granary_tables::compress_layer`]).
+/// format `options` write yet (a layer in any other format is rewritten), highest first (a
+/// filled layer is then written from the layers below as they were built), calling `each` after
+/// each layer (compressed or skipped). Holds the kind's write lock meanwhile, so no build writes
+/// the directory at the same time. Each layer's data is checked against its checksum on the way
+/// ([`granary_tables::compress_layer`], [`granary_tables::compress_filled`]).
 ///
 /// # Errors
 /// [`TableError::Missing`] if the kind has no layer files; [`TableError::Busy`] if a build holds
-/// the lock; the first layer that cannot be read or written (the layers before it stay
+/// the lock; the first layer that cannot be read or written (the layers above it stay
 /// compressed, the rest as they were).
 pub fn compress(
     tablebase: &Tablebase,
@@ -77,12 +92,13 @@ pub fn compress(
     }
     let _lock = set.lock_for_writing()?;
     let mut done = Vec::with_capacity(layers.len());
-    for seeds in layers {
+    for seeds in layers.into_iter().rev() {
         let path = set.layer_path(seeds);
         let (header, length) = read_header(&path)?;
-        let result = if header.version.get() == options.version() {
-            // Opening checks it is this kind's layer and its index is whole.
-            let layer = Layer::open(&path, kind, seeds)?;
+        // Opening checks it is this kind's layer and its index is whole; a filled layer opens
+        // with the layers below it.
+        let layer = set.layer(seeds)?;
+        let result = if options.writes(&header) {
             LayerCompressed {
                 seeds,
                 path,
@@ -92,8 +108,11 @@ pub fn compress(
                 skipped: true,
             }
         } else {
-            let layer = Layer::open(&path, kind, seeds)?;
-            let made = granary_tables::compress_layer(&layer, &path, options)?;
+            let made = if options.codec == Codec::Filled {
+                granary_tables::compress_filled(&set, layer, &path, options)?
+            } else {
+                granary_tables::compress_layer(layer, &path, options)?
+            };
             LayerCompressed {
                 seeds,
                 path,
@@ -106,5 +125,6 @@ pub fn compress(
         each(&result);
         done.push(result);
     }
+    done.reverse();
     Ok(done)
 }

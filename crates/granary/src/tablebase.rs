@@ -70,6 +70,9 @@ pub struct LayerStats {
     pub bytes: u64,
     /// The file's format version (`docs/table-format.md`).
     pub version: u16,
+    /// Whether its don't-cares are filled (version 3, codec 3: values rebuilt from the layers
+    /// below at every read).
+    pub filled: bool,
     /// Positions by value, indexed by the value's byte (`value as u8`).
     pub histogram: Box<[u64; 256]>,
 }
@@ -290,6 +293,8 @@ impl Tablebase {
             positions: layer.index().size(),
             bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
             version: layer.header().version.get(),
+            filled: layer.header().version.get() == 3
+                && layer.header().codec == granary_tables::coded::CODEC_FILLED_HUFFMAN,
             histogram,
         })
     }

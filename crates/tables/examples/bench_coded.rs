@@ -74,7 +74,7 @@ fn main() {
             }
             times.sort_by(f64::total_cmp);
             let name = match codec {
-                Codec::Coded => format!("3, {block_entries}"),
+                Codec::Coded | Codec::Filled => format!("3, {block_entries}"),
                 Codec::Zstd(level) => format!("2 (zstd {level}), {}K", block_entries >> 10),
             };
             println!(

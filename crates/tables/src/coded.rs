@@ -55,8 +55,11 @@ use crate::huffman::{Decoder, Lengths, MAX_CODE_LEN};
 /// Blocks decoded at once in a read of whole blocks.
 const LANES: usize = 4;
 
-/// The `codec` of a version 3 layer.
+/// The `codec` of a version 3 layer whose entries are its values.
 pub const CODEC_CONTEXT_HUFFMAN: u8 = 2;
+/// The `codec` of a version 3 layer whose don't-cares are filled ([`crate::filled`]): coded as
+/// codec 2, its entries rebuilt into values from the layers below.
+pub const CODEC_FILLED_HUFFMAN: u8 = 3;
 /// The fewest entries a version 3 block may hold.
 pub const MIN_CODED_BLOCK_ENTRIES: u32 = 1 << 6;
 /// The most entries a version 3 block may hold.
@@ -115,7 +118,7 @@ impl Shape {
 
 /// Checks the version 3 fields of a header whose other fields were checked: codec and block size.
 pub(crate) fn check_fields(path: &Path, header: &Header) -> Result<(), TableError> {
-    if header.codec != CODEC_CONTEXT_HUFFMAN {
+    if !matches!(header.codec, CODEC_CONTEXT_HUFFMAN | CODEC_FILLED_HUFFMAN) {
         return Err(corrupt(path, format!("unknown codec {}", header.codec)));
     }
     let block_entries = header.block_entries.get();
@@ -260,9 +263,19 @@ impl Coded {
             shift: block_entries.trailing_zeros(),
             shape,
             decoder: Decoder::new(&lengths),
-            whole_limit: WHOLE_ENTRIES,
+            // A filled layer's entries are not its values: `crate::filled` keeps the values.
+            whole_limit: if header.codec == CODEC_FILLED_HUFFMAN {
+                0
+            } else {
+                WHOLE_ENTRIES
+            },
             whole: OnceLock::new(),
         })
+    }
+
+    /// The file this layer was opened from.
+    pub(crate) fn path(&self) -> &Path {
+        &self.path
     }
 
     /// The file offsets of block `block`'s bytes.

@@ -6,21 +6,24 @@
 use std::io::Write;
 use std::path::Path;
 
+use granary_rules::Position;
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::U64;
 
 use crate::coded::{
-    CODEC_CONTEXT_HUFFMAN, DEFAULT_CODED_BLOCK_ENTRIES, MAX_CODED_BLOCK_ENTRIES,
-    MIN_CODED_BLOCK_ENTRIES, Shape, valid_coded_block_entries,
+    CODEC_CONTEXT_HUFFMAN, CODEC_FILLED_HUFFMAN, DEFAULT_CODED_BLOCK_ENTRIES,
+    MAX_CODED_BLOCK_ENTRIES, MIN_CODED_BLOCK_ENTRIES, Shape, valid_coded_block_entries,
 };
 use crate::compressed::{
     CODEC_ZSTD, DEFAULT_BLOCK_ENTRIES, MAX_BLOCK_ENTRIES, MIN_BLOCK_ENTRIES, corrupt, index_end,
     valid_block_entries,
 };
 use crate::error::TableError;
+use crate::filled;
 use crate::format::{CODED_VERSION, COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header};
 use crate::huffman::{Encoder, Lengths};
 use crate::layer::Layer;
+use crate::set::TableSet;
 use crate::writer::{TempFile, sync_parent, temp_path};
 
 /// Which format a compressed layer is written in.
@@ -28,6 +31,9 @@ use crate::writer::{TempFile, sync_parent, temp_path};
 pub enum Codec {
     /// Version 3: Huffman codes in the previous entry's context ([`crate::coded`]).
     Coded,
+    /// Version 3 with don't-cares filled ([`crate::filled`]): written from a finished layer and
+    /// the layers below it ([`compress_filled`]), read through its [`crate::TableSet`].
+    Filled,
     /// Version 2: zstd frames ([`crate::compressed`]), at this level.
     Zstd(i32),
 }
@@ -70,15 +76,31 @@ impl CompressOptions {
     #[must_use]
     pub fn version(&self) -> u16 {
         match self.codec {
-            Codec::Coded => CODED_VERSION,
+            Codec::Coded | Codec::Filled => CODED_VERSION,
             Codec::Zstd(_) => COMPRESSED_VERSION,
         }
+    }
+
+    /// The header's `codec` these options write.
+    #[must_use]
+    pub fn codec_byte(&self) -> u8 {
+        match self.codec {
+            Codec::Coded => CODEC_CONTEXT_HUFFMAN,
+            Codec::Filled => CODEC_FILLED_HUFFMAN,
+            Codec::Zstd(_) => CODEC_ZSTD,
+        }
+    }
+
+    /// Whether a layer with this header is in the format these options write.
+    #[must_use]
+    pub fn writes(&self, header: &Header) -> bool {
+        header.version.get() == self.version() && header.codec == self.codec_byte()
     }
 
     /// Whether the block size is one the codec allows.
     fn valid_block(&self) -> Result<(), String> {
         let (ok, min, max) = match self.codec {
-            Codec::Coded => (
+            Codec::Coded | Codec::Filled => (
                 valid_coded_block_entries(self.block_entries),
                 MIN_CODED_BLOCK_ENTRIES,
                 MAX_CODED_BLOCK_ENTRIES,
@@ -279,21 +301,115 @@ pub fn compress_layer(
     dest: &Path,
     options: CompressOptions,
 ) -> Result<Compressed, TableError> {
-    let version = layer.header().version.get();
-    if version == options.version() {
+    refuse_same_format(layer, options)?;
+    if options.codec == Codec::Filled {
+        return Err(corrupt(
+            dest,
+            "don't-cares are filled from the layers below: compress_filled writes them",
+        ));
+    }
+    rewrite(
+        layer,
+        dest,
+        options,
+        |_, _| Ok(()),
+        |crc| {
+            if crc == layer.header().data_crc32.get() {
+                Ok(crc)
+            } else {
+                Err(TableError::DataChecksum {
+                    path: layer.path().into(),
+                })
+            }
+        },
+    )
+}
+
+/// Writes `layer` (a layer of `set`'s kind, in any format but this one) at `dest` as a
+/// version 3 file with don't-cares filled ([`crate::filled`]), each chosen from the values of
+/// the layers below, which `set` opens: to `<dest>.tmp`, synced, then renamed. The layer's
+/// values are checked against its data checksum first, and the file keeps that checksum.
+///
+/// # Errors
+/// As [`compress_layer`]; and what is wrong with a lower layer of `set`.
+pub fn compress_filled(
+    set: &TableSet,
+    layer: &Layer,
+    dest: &Path,
+    options: CompressOptions,
+) -> Result<Compressed, TableError> {
+    let options = CompressOptions {
+        codec: Codec::Filled,
+        ..options
+    };
+    refuse_same_format(layer, options)?;
+    let seeds = u32::from(layer.header().seeds.get());
+    let theirs = set.kind().header(seeds, layer.len());
+    let mine = layer.header();
+    if (mine.game, mine.rules, mine.sweep, mine.pits)
+        != (theirs.game, theirs.rules, theirs.sweep, theirs.pits)
+    {
         return Err(TableError::Mismatch {
             path: layer.path().into(),
-            expected: format!("a layer of another version than {version}"),
-            found: format!("a version {version} layer"),
+            expected: format!("a layer of {}", set.kind().name()),
+            found: mine.describe(),
         });
     }
-    // A compressed source's first damaged block, kept to be returned (its entries read as 0).
+    layer.verify_checksum()?;
+    let rules = set.kind().engine();
+    let index = layer.index();
+    let fill = |first: u64, block: &mut [u8]| -> Result<(), TableError> {
+        let mut prev = None;
+        for (entry, board) in block.iter_mut().zip(index.iter_from(first)) {
+            let pos = Position::of_board(board);
+            let guarantee = filled::guarantee(&rules, &pos, seeds, &|s| set.layer(s))?;
+            let stored = guarantee.fill(prev, *entry as i8, seeds);
+            *entry = stored as u8;
+            prev = Some(stored);
+        }
+        Ok(())
+    };
+    rewrite(layer, dest, options, fill, |_| {
+        Ok(layer.header().data_crc32.get())
+    })
+}
+
+/// Refuses to rewrite `layer` in the format it is in.
+fn refuse_same_format(layer: &Layer, options: CompressOptions) -> Result<(), TableError> {
+    let header = layer.header();
+    if options.writes(header) {
+        let (version, codec) = (header.version.get(), header.codec);
+        return Err(TableError::Mismatch {
+            path: layer.path().into(),
+            expected: format!("a layer of another format than version {version}, codec {codec}"),
+            found: format!("a version {version} layer of codec {codec}"),
+        });
+    }
+    Ok(())
+}
+
+/// Writes the entries of `layer`, each block passed through `transform(first, block)`, at
+/// `dest` in the format `options` ask for; `data_crc(crc)` is given the written entries'
+/// CRC-32 and returns the header's data checksum (or refuses the file).
+fn rewrite(
+    layer: &Layer,
+    dest: &Path,
+    options: CompressOptions,
+    transform: impl Fn(u64, &mut [u8]) -> Result<(), TableError> + Sync,
+    data_crc: impl FnOnce(u32) -> Result<u32, TableError>,
+) -> Result<Compressed, TableError> {
+    // The first block that could not be read or transformed, kept to be returned (its entries
+    // read as 0).
     let failed = std::sync::Mutex::new(None);
     let fill = |first: u64, block: &mut [u8]| {
-        if let Some(raw) = layer.raw() {
+        let read = if let Some(raw) = layer.raw() {
             let first = first as usize;
             block.copy_from_slice(&raw[first..first + block.len()]);
-        } else if let Err(e) = layer.read_range(first, block) {
+            Ok(())
+        } else {
+            layer.read_range(first, block)
+        };
+        if let Err(e) = read.and_then(|()| transform(first, block)) {
             block.fill(0);
             failed
                 .lock()
@@ -318,13 +434,7 @@ pub fn compress_layer(
         {
             return Err(e);
         }
-        if crc == header.data_crc32.get() {
-            Ok(())
-        } else {
-            Err(TableError::DataChecksum {
-                path: layer.path().into(),
-            })
-        }
+        data_crc(crc)
     })
 }
 
@@ -354,18 +464,24 @@ pub fn compress_entries(
             ),
         ));
     }
-    write_layer(dest, header, entries, options, |_| Ok(()))
+    if options.codec == Codec::Filled {
+        return Err(corrupt(
+            dest,
+            "don't-cares are filled from a finished layer and the layers below it: compress it",
+        ));
+    }
+    write_layer(dest, header, entries, options, Ok)
 }
 
 /// The compressed file at `dest` of the layer of version 1 header `header` and `entries`: to
-/// `<dest>.tmp`, synced, then renamed once `check` accepts the entries' CRC-32 (the header then
-/// holds it).
+/// `<dest>.tmp`, synced, then renamed once `check` accepts the entries' CRC-32 (returning the
+/// header's data checksum: that CRC, or for filled entries the values').
 fn write_layer(
     dest: &Path,
     mut header: Header,
     entries: &Entries<'_>,
     options: CompressOptions,
-    check: impl FnOnce(u32) -> Result<(), TableError>,
+    check: impl FnOnce(u32) -> Result<u32, TableError>,
 ) -> Result<Compressed, TableError> {
     use std::os::unix::fs::FileExt;
     options.valid_block().map_err(|what| corrupt(dest, what))?;
@@ -388,7 +504,7 @@ fn write_layer(
     let seeds = u32::from(header.seeds.get());
     // Version 3's model, fitted to the entries first.
     let model = match options.codec {
-        Codec::Coded => {
+        Codec::Coded | Codec::Filled => {
             let (counts, crc) = count_symbols(entries, seeds, options).map_err(|e| {
                 if e.kind() == std::io::ErrorKind::Other {
                     corrupt(dest, e.to_string())
@@ -410,7 +526,7 @@ fn write_layer(
     let mut guard = TempFile::new(temp.clone());
     let blocks = len.div_ceil(u64::from(options.block_entries));
     let start = match options.codec {
-        Codec::Coded => Shape::new(len, seeds, options.block_entries).data_at,
+        Codec::Coded | Codec::Filled => Shape::new(len, seeds, options.block_entries).data_at,
         Codec::Zstd(_) => index_end(len, options.block_entries),
     };
     let mut offsets = Vec::with_capacity(blocks as usize + 1);
@@ -440,7 +556,7 @@ fn write_layer(
                 },
                 write,
             ),
-            (Codec::Coded, Some((lengths, _))) => {
+            (Codec::Coded | Codec::Filled, Some((lengths, _))) => {
                 let encoder = Encoder::new(lengths);
                 let encoder = &encoder;
                 code_blocks(
@@ -458,7 +574,7 @@ fn write_layer(
                     write,
                 )
             }
-            (Codec::Coded, None) => unreachable!("a model for version 3"),
+            (Codec::Coded | Codec::Filled, None) => unreachable!("a model for version 3"),
         }
         .map_err(io)?;
         out.flush().map_err(io)?;
@@ -472,7 +588,7 @@ fn write_layer(
             "the entries changed between the two reads of version 3's writer",
         ));
     }
-    check(crc)?;
+    let data_crc32 = check(crc)?;
     let described = match &model {
         Some((lengths, _)) => coded_index(dest, lengths, &offsets, len, seeds, options)?,
         None => offsets
@@ -482,12 +598,9 @@ fn write_layer(
             .as_bytes()
             .to_vec(),
     };
-    header.data_crc32 = crc.into();
+    header.data_crc32 = data_crc32.into();
     header.version = options.version().into();
-    header.codec = match options.codec {
-        Codec::Coded => CODEC_CONTEXT_HUFFMAN,
-        Codec::Zstd(_) => CODEC_ZSTD,
-    };
+    header.codec = options.codec_byte();
     header.block_entries = options.block_entries.into();
     header.index_crc32 = crc32fast::hash(&described).into();
     header.header_crc32 = header.compute_crc().into();

@@ -63,6 +63,8 @@ pub enum TableError {
     },
     #[error("{}: not found, or not the file another rank of this build created: every rank must see the table directory through a shared filesystem", path.display())]
     NotShared { path: PathBuf },
+    #[error("{}: its don't-cares are rebuilt from the layers below it: open it with its table directory", path.display())]
+    NeedsLower { path: PathBuf },
     #[error("{0}")]
     Index(#[from] granary_index::IndexError),
 }

@@ -5,19 +5,22 @@
 //!
 //! Every format version opens here: version 1 (one byte a position, read through the map),
 //! version 2 ([`crate::compressed`]: zstd blocks decompressed on demand) and version 3
-//! ([`crate::coded`]: Huffman-coded blocks decoded on demand). [`Layer::value`] reads each;
-//! [`Layer::raw`] gives a version 1 layer's bytes.
+//! ([`crate::coded`]: Huffman-coded blocks decoded on demand; with codec 3, [`crate::filled`],
+//! each value rebuilt from the layers below). [`Layer::value`] reads each; [`Layer::raw`] gives a
+//! version 1 layer's bytes.
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use granary_index::LayerIndex;
 use memmap2::Mmap;
 use zerocopy::FromBytes;
 
-use crate::coded::{self, Coded};
+use crate::coded::{self, CODEC_FILLED_HUFFMAN, Coded};
 use crate::compressed::{self, Blocks};
 use crate::error::TableError;
+use crate::filled::Filled;
 use crate::format::{
     CODED_VERSION, COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind,
 };
@@ -43,6 +46,8 @@ enum Storage {
     Blocks(Box<Blocks>),
     /// A version 3 file.
     Coded(Box<Coded>),
+    /// A version 3 file with don't-cares filled, and the layers below it.
+    Filled(Box<Filled>),
 }
 
 /// Checks a header's bytes on their own: length, magic, version, header checksum. `length` is
@@ -179,18 +184,51 @@ impl Layer {
     /// only and maps the rest; pages are read as lookups touch them. A compressed file's block
     /// index (and a version 3 file's model) is read and checked too.
     ///
+    /// A layer with filled don't-cares ([`crate::filled`]) needs the layers below it: open it
+    /// with [`Layer::open_over`] (as [`crate::TableSet`] does).
+    ///
     /// # Errors
-    /// A [`TableError`] naming the file and what is wrong.
+    /// A [`TableError`] naming the file and what is wrong; [`TableError::NeedsLower`] for a
+    /// layer with filled don't-cares.
     pub fn open(path: &Path, kind: TableKind, seeds: u32) -> Result<Layer, TableError> {
+        Layer::open_over(path, kind, seeds, &|_| {
+            Err(TableError::NeedsLower { path: path.into() })
+        })
+    }
+
+    /// [`Layer::open`], with `lower` giving the layers below this one, which a layer with
+    /// filled don't-cares reads (it asks for each of `0..seeds` when it is opened; other layers
+    /// ask for none).
+    ///
+    /// # Errors
+    /// As [`Layer::open`], and what `lower` returns.
+    pub fn open_over(
+        path: &Path,
+        kind: TableKind,
+        seeds: u32,
+        lower: &dyn Fn(u32) -> Result<Arc<Layer>, TableError>,
+    ) -> Result<Layer, TableError> {
         let (file, header, length) = open_file(path)?;
         let index = check_header(path, &header, length, kind, seeds)?;
         if header.version.get() == CODED_VERSION {
             let coded = Coded::open(path, &file, &header, length, index.size(), seeds)?;
+            let storage = if header.codec == CODEC_FILLED_HUFFMAN {
+                let below = (0..seeds).map(lower).collect::<Result<Vec<_>, _>>()?;
+                Storage::Filled(Box::new(Filled::new(
+                    coded,
+                    kind.engine(),
+                    seeds,
+                    below,
+                    header.data_crc32.get(),
+                )))
+            } else {
+                Storage::Coded(Box::new(coded))
+            };
             return Ok(Layer {
                 path: path.into(),
                 header,
                 index,
-                storage: Storage::Coded(Box::new(coded)),
+                storage,
             });
         }
         if header.version.get() == COMPRESSED_VERSION {
@@ -279,13 +317,14 @@ impl Layer {
         use std::os::unix::fs::FileExt;
         let map = match &self.storage {
             Storage::Flat(map) => map,
-            Storage::Blocks(_) | Storage::Coded(_) => {
+            Storage::Blocks(_) | Storage::Coded(_) | Storage::Filled(_) => {
                 let mut copy = huge_anon(HEADER_LEN + self.index.size() as usize)?;
                 copy[..HEADER_LEN].copy_from_slice(zerocopy::IntoBytes::as_bytes(&self.header));
                 let entries = &mut copy[HEADER_LEN..];
                 match &self.storage {
                     Storage::Blocks(blocks) => blocks.decompress_all(entries, true),
                     Storage::Coded(coded) => coded.decode_all(entries, true),
+                    Storage::Filled(filled) => filled.decode_all(&self.index, entries, true),
                     Storage::Flat(_) => unreachable!("a compressed layer"),
                 }
                 .map_err(std::io::Error::other)?;
@@ -358,6 +397,17 @@ impl Layer {
             }
             Storage::Blocks(blocks) => blocks.for_each_block(each),
             Storage::Coded(coded) => coded.for_each_block(each),
+            Storage::Filled(_) => {
+                let mut buf = vec![0u8; CHUNK.min(self.index.size() as usize)];
+                let mut first = 0;
+                while first < self.index.size() {
+                    let len = (CHUNK as u64).min(self.index.size() - first) as usize;
+                    self.read_range(first, &mut buf[..len])?;
+                    each(first, &buf[..len]);
+                    first += len as u64;
+                }
+                Ok(())
+            }
         }
     }
 
@@ -380,6 +430,7 @@ impl Layer {
             }
             Storage::Blocks(blocks) => blocks.read_range(first, out),
             Storage::Coded(coded) => coded.read_range(first, out),
+            Storage::Filled(filled) => filled.read_range(&self.index, first, out),
         }
     }
 
@@ -390,7 +441,7 @@ impl Layer {
     pub fn raw(&self) -> Option<&[u8]> {
         match &self.storage {
             Storage::Flat(map) => Some(&map[HEADER_LEN..]),
-            Storage::Blocks(_) | Storage::Coded(_) => None,
+            Storage::Blocks(_) | Storage::Coded(_) | Storage::Filled(_) => None,
         }
     }
 
@@ -415,8 +466,9 @@ impl Layer {
     /// The value of the position of rank `index`.
     ///
     /// # Panics
-    /// If `index` is out of range, or a compressed block is damaged (the message names the file
-    /// and the block; [`Layer::try_value`] returns the error instead).
+    /// If `index` is out of range, or a compressed block is damaged, here or (for filled
+    /// don't-cares) in a layer below (the message names the file and the block;
+    /// [`Layer::try_value`] returns the error instead).
     #[inline]
     #[must_use]
     pub fn value(&self, index: u64) -> i8 {
@@ -424,6 +476,7 @@ impl Layer {
             Storage::Flat(map) => map[HEADER_LEN + index as usize] as i8,
             Storage::Blocks(blocks) => compressed_value(blocks.value(index)),
             Storage::Coded(coded) => compressed_value(coded.value(index)),
+            Storage::Filled(filled) => compressed_value(filled.value(&self.index, index)),
         }
     }
 
@@ -441,6 +494,7 @@ impl Layer {
             Storage::Flat(map) => Ok(map[HEADER_LEN + index as usize] as i8),
             Storage::Blocks(blocks) => blocks.value(index),
             Storage::Coded(coded) => coded.value(index),
+            Storage::Filled(filled) => filled.value(&self.index, index),
         }
     }
 
@@ -460,7 +514,7 @@ impl Layer {
     pub(crate) fn blocks_mut(&mut self) -> Option<&mut Blocks> {
         match &mut self.storage {
             Storage::Blocks(blocks) => Some(blocks),
-            Storage::Flat(_) | Storage::Coded(_) => None,
+            Storage::Flat(_) | Storage::Coded(_) | Storage::Filled(_) => None,
         }
     }
 
@@ -469,7 +523,7 @@ impl Layer {
     pub(crate) fn coded_mut(&mut self) -> Option<&mut Coded> {
         match &mut self.storage {
             Storage::Coded(coded) => Some(coded),
-            Storage::Flat(_) | Storage::Blocks(_) => None,
+            Storage::Flat(_) | Storage::Blocks(_) | Storage::Filled(_) => None,
         }
     }
 

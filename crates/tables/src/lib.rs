@@ -4,6 +4,7 @@
 //! - [`layer`]: a layer file opened read-only, memory-mapped, checked against what was asked for;
 //! - [`compressed`]: format version 2, a finished layer as zstd-compressed blocks;
 //! - [`coded`]: format version 3, a finished layer as small blocks of Huffman codes;
+//! - [`filled`]: version 3 with don't-cares filled, each value rebuilt from the layers below;
 //! - [`huffman`]: version 3's codes, each entry coded in the context of the one before;
 //! - [`compress`]: a layer rewritten as a version 3 (or 2) file;
 //! - [`writer`]: a layer written to a temporary name, checksummed and renamed when complete;
@@ -21,6 +22,7 @@ pub mod coded;
 pub mod compress;
 pub mod compressed;
 pub mod error;
+pub mod filled;
 pub mod format;
 pub mod huffman;
 pub mod layer;
@@ -30,7 +32,9 @@ pub mod verify;
 pub mod writer;
 
 pub use anon::{AnonAtomics, AtomicCells};
-pub use compress::{Codec, CompressOptions, Compressed, Entries, compress_entries, compress_layer};
+pub use compress::{
+    Codec, CompressOptions, Compressed, Entries, compress_entries, compress_filled, compress_layer,
+};
 pub use error::TableError;
 pub use format::{Header, TableKind};
 pub use layer::{Layer, huge_anon, prefetch};

@@ -1,7 +1,7 @@
 //! The layers of one table kind in a directory, opened lazily on first use.
 
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use granary_index::MAX_LAYER_SEEDS;
 use granary_rules::Board;
@@ -15,7 +15,7 @@ use crate::layer::Layer;
 pub struct TableSet {
     kind: TableKind,
     dir: PathBuf,
-    layers: Vec<OnceLock<Layer>>,
+    layers: Vec<OnceLock<Arc<Layer>>>,
 }
 
 impl TableSet {
@@ -45,11 +45,16 @@ impl TableSet {
         self.dir.join(format!("layer-{seeds:03}.tbl"))
     }
 
-    /// The layer of `seeds` seeds, opened and checked on first use.
+    /// The layer of `seeds` seeds, opened and checked on first use (with, for a layer with
+    /// filled don't-cares, every layer below it).
     ///
     /// # Errors
     /// [`TableError::Missing`] if it is not built, or what is wrong with the file.
     pub fn layer(&self, seeds: u32) -> Result<&Layer, TableError> {
+        self.shared_layer(seeds).map(|layer| &**layer)
+    }
+
+    fn shared_layer(&self, seeds: u32) -> Result<&Arc<Layer>, TableError> {
         let cell = self
             .layers
             .get(seeds as usize)
@@ -57,8 +62,10 @@ impl TableSet {
         if let Some(layer) = cell.get() {
             return Ok(layer);
         }
-        let layer = Layer::open(&self.layer_path(seeds), self.kind, seeds)?;
-        let _ = cell.set(layer);
+        let layer = Layer::open_over(&self.layer_path(seeds), self.kind, seeds, &|s| {
+            self.shared_layer(s).cloned()
+        })?;
+        let _ = cell.set(Arc::new(layer));
         Ok(cell.get().expect("just set"))
     }
 

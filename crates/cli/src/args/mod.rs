@@ -441,6 +441,11 @@ pub struct CompressArgs {
     /// `64K` [default: 256 for format 3, 64K for format 2].
     #[arg(long, value_parser = parse_block_size)]
     pub block_size: Option<u32>,
+    /// Format 3's don't-cares (entries whose value a move into a lower layer gives): `filled`
+    /// stores what codes best there and rebuilds the value from the layers below at every read;
+    /// `stored` stores every value [default: filled for oware, stored for kalah].
+    #[arg(long, value_enum)]
+    pub dont_cares: Option<DontCares>,
     /// The zstd level of format 2, 1 to 22 [default: 1: as small as higher levels on these
     /// tables, and the fastest].
     #[arg(long, value_parser = clap::value_parser!(i32).range(1..=22))]
@@ -448,6 +453,13 @@ pub struct CompressArgs {
     /// Worker threads [default: one per core].
     #[arg(long, value_parser = parse_count::<usize>)]
     pub threads: Option<usize>,
+}
+
+/// What format 3 stores at a don't-care (`--dont-cares`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum DontCares {
+    Filled,
+    Stored,
 }
 
 /// A block size: digits with an optional unit (K or M, powers of 1024), a power of two from 64

@@ -78,27 +78,58 @@ fn awari_and_kalah_compressed_read_the_same_in_both_formats_and_block_sizes() {
     ] {
         let plain = tempfile::tempdir().unwrap();
         build(plain.path(), game, max, 2);
-        for (format, block) in [("3", "256"), ("3", "64K"), ("2", "4K"), ("2", "64K")] {
+        // Format 3 as the game's default (don't-cares filled for oware, stored for kalah), then
+        // each choice named.
+        for (format, block, extra) in [
+            ("3", "256", &[][..]),
+            ("3", "64K", &["--dont-cares", "filled"][..]),
+            ("3", "1K", &["--dont-cares", "stored"][..]),
+            ("2", "4K", &[][..]),
+            ("2", "64K", &[][..]),
+        ] {
             let packed = tempfile::tempdir().unwrap();
             copy_tables(plain.path(), packed.path());
-            let out = compress(
-                packed.path(),
-                game,
-                &["--format", format, "--block-size", block],
-            );
+            let mut args = vec!["--format", format, "--block-size", block];
+            args.extend_from_slice(extra);
+            let out = compress(packed.path(), game, &args);
             assert_eq!(out.lines().count(), max as usize + 2, "{out}");
             assert!(out.contains(&format!("layer {max:>3}: ")), "{out}");
             assert!(out.contains("bits a position"), "{out}");
             same_values(plain.path(), packed.path(), max, |_| true);
+            // What the header says: the format, and whether don't-cares are filled.
+            let kind = kind_in(packed.path());
+            let set = TableSet::new(packed.path(), kind);
+            let header = *set.layer(max).unwrap().header();
+            let filled = extra.contains(&"filled")
+                || (format == "3" && extra.is_empty() && game[0] == "oware");
+            assert_eq!(header.version.get().to_string(), format);
+            assert_eq!(header.codec == 3, filled, "{game:?} {extra:?}");
+            if filled {
+                // Its values are rebuilt from the layers below: it opens only with them.
+                let err = Layer::open(&set.layer_path(max), kind, max).unwrap_err();
+                assert!(
+                    err.to_string().contains("rebuilt from the layers below"),
+                    "{err}"
+                );
+            }
             // Again: every layer is in that format already, and left as it was.
-            let again = compress(packed.path(), game, &["--format", format]);
+            let mut again = vec!["--format", format];
+            again.extend_from_slice(extra);
+            let again = compress(packed.path(), game, &again);
             assert_eq!(
-                again
-                    .matches(&format!("in format {format} already"))
-                    .count(),
-                max as usize + 1
+                again.matches("in this format already").count(),
+                max as usize + 1,
+                "{again}"
             );
             same_values(plain.path(), packed.path(), max, |_| true);
+            if filled {
+                // Filled layers rewritten with every value stored: the same values again.
+                let out = compress(packed.path(), game, &["--dont-cares", "stored"]);
+                assert!(!out.contains("already"), "{out}");
+                same_values(plain.path(), packed.path(), max, |_| true);
+                let set = TableSet::new(packed.path(), kind);
+                assert_eq!(set.layer(max).unwrap().header().codec, 2);
+            }
             // `verify` reads compressed files as it reads plain ones.
             let verified = ok(&["verify", "--dir", packed.path().to_str().unwrap()]);
             assert!(verified.contains(&format!("all {} table files are good", max + 1)));
@@ -122,20 +153,26 @@ fn a_set_mixing_plain_and_compressed_layers_answers_the_same() {
     build(plain.path(), &game, 12, 2);
     let mixed = tempfile::tempdir().unwrap();
     copy_tables(plain.path(), mixed.path());
-    // Odd layers compressed (1, 5, 9 in version 2, 3, 7, 11 in version 3), even ones plain.
+    // Odd layers compressed (1 and 7 in version 2, 3 and 9 in version 3, 5 and 11 in version 3
+    // with don't-cares filled), even ones plain.
     let kind = kind_in(plain.path());
     let set = TableSet::new(mixed.path(), kind);
     for n in (1..=12).step_by(2) {
         let layer = Layer::open(&set.layer_path(n), kind, n).unwrap();
         let options = granary_tables::CompressOptions {
             block_entries: 1 << 12,
-            ..if n % 4 == 1 {
+            ..if n % 6 == 1 {
                 granary_tables::CompressOptions::zstd(1)
             } else {
                 granary_tables::CompressOptions::default()
             }
         };
-        granary_tables::compress_layer(&layer, &set.layer_path(n), options).unwrap();
+        let path = set.layer_path(n);
+        if n % 6 == 5 {
+            granary_tables::compress_filled(&set, &layer, &path, options).unwrap();
+        } else {
+            granary_tables::compress_layer(&layer, &path, options).unwrap();
+        }
     }
     same_values(plain.path(), mixed.path(), 12, |n| n % 2 == 1);
     for position in [
@@ -249,6 +286,58 @@ fn compress_refuses_what_it_cannot_do() {
     );
     let err = error(&["compress", "kalah", "--dir", root, "--format", "1"]);
     assert!(err.contains("--format"), "{err}");
+    let err = error(&[
+        "compress",
+        "oware",
+        "--dir",
+        root,
+        "--format",
+        "2",
+        "--dont-cares",
+        "filled",
+    ]);
+    assert!(
+        err.contains("--dont-cares is a choice of format 3"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_filled_layer_over_a_damaged_or_missing_layer_below_is_a_one_line_error_naming_it() {
+    let game = ["oware", "--rules", "awari"];
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &game, 8, 2);
+    compress(dir.path(), &game, &[]);
+    let root = dir.path().to_str().unwrap();
+    // A position of layer 6, whose values are rebuilt from layers 0..=5.
+    let query = [
+        "query",
+        "oware",
+        "--rules",
+        "awari",
+        "1,0,1,0,1,0/0,1,0,1,0,1 0-0 S",
+        "--dir",
+        root,
+    ];
+    ok(&query);
+    let lower = dir.path().join("oware-6-awari/layer-004.tbl");
+    let good = std::fs::read(&lower).unwrap();
+    std::fs::write(&lower, &good[..good.len() / 2]).unwrap();
+    let err = error(&query);
+    assert!(
+        err.contains("layer-004.tbl") && err.contains("damaged compressed table"),
+        "{err}"
+    );
+    // Missing: `verify` names it for every filled layer above it.
+    std::fs::remove_file(&lower).unwrap();
+    let out = granary(&["verify", "--dir", root]);
+    assert_eq!(out.status.code(), Some(2));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        stdout.matches("layer-004.tbl: table not built").count(),
+        4,
+        "layers 5 to 8: {stdout}"
+    );
 }
 
 #[test]

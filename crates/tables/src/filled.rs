@@ -1,0 +1,310 @@
+//! Don't-cares, filled: a version 3 layer with codec 3 stores, at a position whose value its
+//! moves into lower layers already give, whatever entry codes best, and every read rebuilds the
+//! value from the rules and the layers below (as syzygy's tables resolve captures).
+//!
+//! The contract, for a position `p` of layer `n` with value `v` and stored entry `e`:
+//!
+//! ```text
+//!  p has no legal move                       e is anything; the value is the rules' (the sweep)
+//!  p's moves into layers below n give at     e is anything at most g
+//!  best g, and g = v
+//!  otherwise                                 e = v
+//! ```
+//!
+//! A read returns `max(e, g)` (`e` where `p` has no move into a lower layer), or the rules'
+//! value where `p` has no move. This is `v` in each case: `g` is the value of one of `p`'s moves
+//! and `v` the best of them, so `g <= v`. The data checksum in the header is of the values, as
+//! in version 1, never of the stored entries: whatever reads the layer whole (verify, a copy in
+//! memory, a compressed copy) rebuilds every entry and checks the values against it.
+//!
+//! Reading an entry therefore reads the entries its lower moves reach (each rebuilt the same
+//! way, in its own layer): one read at the median on awari, up to about ten at the 99th
+//! percentile (`docs/benchmarks.md`). A layer of this kind is opened through its
+//! [`crate::TableSet`], which hands it the layers below it; [`crate::Layer::open`] refuses it.
+//!
+//! The writer fills greedily, block by block: a don't-care repeats the entry before it when that
+//! entry still rebuilds the value, else it holds the largest entry that does (`g`, or for a
+//! position without moves the layer's largest value). Runs of equal entries are what the
+//! previous-entry model of [`crate::huffman`] codes in the fewest bits.
+
+use std::sync::{Arc, OnceLock};
+
+use granary_index::LayerIndex;
+use granary_rules::{Engine, Position, Rules};
+use rayon::prelude::*;
+
+use crate::coded::Coded;
+use crate::compressed::corrupt;
+use crate::error::TableError;
+use crate::layer::Layer;
+use crate::probe::terminal_value;
+
+/// Entries rebuilt a task when a filled layer is read whole.
+const RUN: usize = 1 << 16;
+/// Layers of at most this many entries are rebuilt whole on their first read, in tens of
+/// milliseconds (a rebuild costs about as much as a lookup; a plain layer's limit,
+/// [`crate::compressed::WHOLE_ENTRIES`], would cost seconds).
+const WHOLE_ENTRIES: u64 = 1 << 16;
+
+/// What a position's moves say of its value before its entry is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guarantee {
+    /// No legal move: the game is over, and this is its value.
+    Finished(i32),
+    /// The best of its moves into lower layers, `None` if it has none.
+    Lower(Option<i32>),
+}
+
+impl Guarantee {
+    /// The value of a position whose entry is `entry`.
+    #[must_use]
+    pub fn rebuild(self, entry: i8) -> i8 {
+        match self {
+            Guarantee::Finished(v) => v as i8,
+            Guarantee::Lower(None) => entry,
+            Guarantee::Lower(Some(g)) => (g as i8).max(entry),
+        }
+    }
+
+    /// The entry a greedy fill stores for a position of value `value` in a layer of `seeds`
+    /// seeds, after the entry `prev` (`None` at a block's start): the value where it matters,
+    /// else `prev` where that rebuilds the value, else the largest entry that does.
+    #[must_use]
+    pub fn fill(self, prev: Option<i8>, value: i8, seeds: u32) -> i8 {
+        let limit = match self {
+            Guarantee::Finished(_) => seeds as i8,
+            Guarantee::Lower(Some(g)) if g == i32::from(value) => value,
+            Guarantee::Lower(_) => return value,
+        };
+        prev.map_or(limit, |p| p.min(limit))
+    }
+}
+
+/// What the moves of `pos` (a position of layer `seeds`) guarantee, from the values of the
+/// layers below, which `lower` opens.
+///
+/// # Errors
+/// If a lower layer is missing or unusable.
+pub fn guarantee<'a, R: Rules>(
+    rules: &R,
+    pos: &Position,
+    seeds: u32,
+    lower: &dyn Fn(u32) -> Result<&'a Layer, TableError>,
+) -> Result<Guarantee, TableError> {
+    let moves = rules.legal_moves(pos);
+    if moves.is_empty() {
+        return Ok(Guarantee::Finished(terminal_value(rules, pos)));
+    }
+    let pits = rules.pits();
+    let mut best = None;
+    for lane in moves.iter() {
+        let child = rules.play(pos, lane);
+        if child.board.seeds(pits) < seeds {
+            let (gain, again) = pos.move_gain(&child);
+            let value = granary_rules::exit_value(gain, again, lower_value(rules, &child, lower)?);
+            best = Some(best.map_or(value, |b: i32| b.max(value)));
+        }
+    }
+    Ok(Guarantee::Lower(best))
+}
+
+/// The value of a position of a lower layer: its entry, or, for a layout the reduced index
+/// leaves out, the best of its moves.
+fn lower_value<'a, R: Rules>(
+    rules: &R,
+    pos: &Position,
+    lower: &dyn Fn(u32) -> Result<&'a Layer, TableError>,
+) -> Result<i32, TableError> {
+    let layer = lower(pos.board.seeds(rules.pits()))?;
+    let index = layer.index();
+    if index.contains(pos.board) {
+        return layer.try_value(index.rank(pos.board)).map(i32::from);
+    }
+    let moves = rules.legal_moves(pos);
+    if moves.is_empty() {
+        return Ok(terminal_value(rules, pos));
+    }
+    let mut best = i32::MIN;
+    for lane in moves.iter() {
+        let child = rules.play(pos, lane);
+        let (gain, again) = pos.move_gain(&child);
+        best = best.max(granary_rules::exit_value(
+            gain,
+            again,
+            lower_value(rules, &child, lower)?,
+        ));
+    }
+    Ok(best)
+}
+
+/// An open filled layer: its coded entries, the rules and the layers below it.
+pub(crate) struct Filled {
+    coded: Coded,
+    rules: Engine,
+    seeds: u32,
+    /// Layers `0..seeds`.
+    lower: Vec<Arc<Layer>>,
+    data_crc32: u32,
+    /// Small layers' values, rebuilt whole on their first read.
+    whole: OnceLock<Box<[u8]>>,
+}
+
+impl std::fmt::Debug for Filled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Filled")
+            .field("coded", &self.coded)
+            .field("seeds", &self.seeds)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Filled {
+    /// A filled layer over its coded entries (opened with no whole decoding and no data
+    /// checksum: its entries are not its values) and layers `0..seeds` in `lower`.
+    pub(crate) fn new(
+        coded: Coded,
+        rules: Engine,
+        seeds: u32,
+        lower: Vec<Arc<Layer>>,
+        data_crc32: u32,
+    ) -> Filled {
+        debug_assert_eq!(lower.len(), seeds as usize, "the layers below");
+        Filled {
+            coded,
+            rules,
+            seeds,
+            lower,
+            data_crc32,
+            whole: OnceLock::new(),
+        }
+    }
+
+    fn guarantee(&self, pos: &Position) -> Result<Guarantee, TableError> {
+        guarantee(&self.rules, pos, self.seeds, &|s| {
+            Ok(&*self.lower[s as usize])
+        })
+    }
+
+    /// The value of rank `rank`.
+    pub(crate) fn value(&self, index: &LayerIndex, rank: u64) -> Result<i8, TableError> {
+        if index.size() <= WHOLE_ENTRIES {
+            return Ok(self.whole(index)?[rank as usize] as i8);
+        }
+        let entry = self.coded.value(rank)?;
+        let pos = Position::of_board(index.unrank(rank));
+        Ok(self.guarantee(&pos)?.rebuild(entry))
+    }
+
+    /// The values of ranks `first..first + out.len()`; a long range is rebuilt on rayon's
+    /// threads.
+    pub(crate) fn read_range(
+        &self,
+        index: &LayerIndex,
+        first: u64,
+        out: &mut [u8],
+    ) -> Result<(), TableError> {
+        if index.size() <= WHOLE_ENTRIES {
+            let whole = self.whole(index)?;
+            out.copy_from_slice(&whole[first as usize..first as usize + out.len()]);
+            return Ok(());
+        }
+        if out.len() <= RUN {
+            self.coded.read_range(first, out)?;
+            return self.rebuild(index, first, out);
+        }
+        // Runs shared among rayon's threads: a rebuild costs more than a decode.
+        out.par_chunks_mut(RUN)
+            .enumerate()
+            .try_for_each(|(i, chunk)| {
+                let at = first + (i * RUN) as u64;
+                self.coded.read_range(at, chunk)?;
+                self.rebuild(index, at, chunk)
+            })
+    }
+
+    /// Rebuilds the values of ranks `first..` from their entries, in place.
+    fn rebuild(
+        &self,
+        index: &LayerIndex,
+        first: u64,
+        entries: &mut [u8],
+    ) -> Result<(), TableError> {
+        for (entry, board) in entries.iter_mut().zip(index.iter_from(first)) {
+            let pos = Position::of_board(board);
+            *entry = self.guarantee(&pos)?.rebuild(*entry as i8) as u8;
+        }
+        Ok(())
+    }
+
+    /// Every value, into `out`, checked against the data checksum: on this thread, or with
+    /// `parallel` shared among rayon's threads.
+    pub(crate) fn decode_all(
+        &self,
+        index: &LayerIndex,
+        out: &mut [u8],
+        parallel: bool,
+    ) -> Result<(), TableError> {
+        if parallel {
+            self.read_range(index, 0, out)?;
+        } else {
+            self.coded.read_range(0, out)?;
+            self.rebuild(index, 0, out)?;
+        }
+        if crc32fast::hash(out) != self.data_crc32 {
+            return Err(corrupt(
+                self.coded.path(),
+                "its rebuilt values do not match the data checksum",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The values of a small layer, rebuilt whole and checked on first use.
+    fn whole(&self, index: &LayerIndex) -> Result<&[u8], TableError> {
+        if let Some(whole) = self.whole.get() {
+            return Ok(whole);
+        }
+        let mut data = vec![0u8; index.size() as usize].into_boxed_slice();
+        self.decode_all(index, &mut data, false)?;
+        Ok(self.whole.get_or_init(|| data))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Guarantee;
+
+    /// Every case of the contract: whatever the entry before it, a greedy fill stores an entry
+    /// in the layer's range that rebuilds the value, and the value itself wherever it matters.
+    #[test]
+    fn a_filled_entry_rebuilds_the_value_in_every_case() {
+        for seeds in 0..=8u32 {
+            let n = seeds as i32;
+            let prevs = std::iter::once(None).chain((-n..=n).map(|p| Some(p as i8)));
+            for prev in prevs {
+                for value in -n..=n {
+                    let v = value as i8;
+                    // A finished game: any entry, the value is the rules'.
+                    let stored = Guarantee::Finished(value).fill(prev, v, seeds);
+                    assert!((-n..=n).contains(&i32::from(stored)));
+                    assert_eq!(Guarantee::Finished(value).rebuild(stored), v);
+                    // No move into a lower layer: the entry is the value.
+                    assert_eq!(Guarantee::Lower(None).fill(prev, v, seeds), v);
+                    assert_eq!(Guarantee::Lower(None).rebuild(v), v);
+                    // A lower move guarantees g <= value: a don't-care only where g = value.
+                    for g in -n..=value {
+                        let guarantee = Guarantee::Lower(Some(g));
+                        let stored = guarantee.fill(prev, v, seeds);
+                        assert!((-n..=n).contains(&i32::from(stored)));
+                        assert_eq!(guarantee.rebuild(stored), v, "g {g} prev {prev:?}");
+                        if g < value {
+                            assert_eq!(stored, v);
+                        } else if let Some(p) = prev.filter(|&p| p <= v) {
+                            assert_eq!(stored, p, "the entry before is kept where it rebuilds");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
