@@ -284,6 +284,10 @@ pub enum SolveError {
     /// The caller cancelled the search ([`granary_search::Cancel`]).
     #[error("the search was cancelled")]
     Cancelled,
+    /// A table read failed in an earlier search of the same solver or engine (the message
+    /// names the file).
+    #[error("{0}")]
+    Damaged(String),
 }
 
 impl From<granary_search::SolverError> for SolveError {
@@ -293,6 +297,7 @@ impl From<granary_search::SolverError> for SolveError {
             granary_search::SolverError::Journal(e) => SolveError::Journal(e),
             e @ granary_search::SolverError::Memory { .. } => SolveError::Memory(e.to_string()),
             granary_search::SolverError::Cancelled => SolveError::Cancelled,
+            granary_search::SolverError::Damaged(what) => SolveError::Damaged(what),
         }
     }
 }

@@ -15,7 +15,7 @@ use granary_rules::Rules;
 use granary_rules::notation::format_position;
 use serde::{Serialize, Serializer};
 
-use crate::error::Error;
+use crate::error::{Error, SolveError};
 use crate::game::Mancala;
 use crate::plan::{Beyond, Reach};
 use crate::query::Query;
@@ -274,6 +274,9 @@ impl Tablebase {
         )?;
         let pos = &game.position;
         let a = engine.analyse(pos, budget.limits());
+        if let Some(err) = engine.tables_failed() {
+            return Err(SolveError::from(err).into());
+        }
         let moves = a
             .moves
             .iter()

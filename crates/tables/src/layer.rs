@@ -445,6 +445,14 @@ impl Layer {
         }
     }
 
+    /// Whether each value is rebuilt from the layers below at every read (version 3 with
+    /// filled don't-cares, [`crate::filled`]): a read costs about a microsecond, and a copy in
+    /// memory rebuilds every value.
+    #[must_use]
+    pub fn rebuilds_values(&self) -> bool {
+        matches!(self.storage, Storage::Filled(_))
+    }
+
     /// Whether the layer is stored compressed (format version 2 or 3).
     #[must_use]
     pub fn is_compressed(&self) -> bool {

@@ -297,4 +297,12 @@ impl<'t, R: Rules, E: Evaluate> Engine<'t, R, E> {
     pub fn rules(&self) -> &R {
         self.solver.rules()
     }
+
+    /// The error of a table read that failed in a search of this engine, if one did (a layer
+    /// with filled don't-cares read in place over a damaged block): every analysis since is
+    /// unreliable, and its caller reports the error instead.
+    #[must_use]
+    pub fn tables_failed(&self) -> Option<SolverError> {
+        self.solver.tables_failed()
+    }
 }

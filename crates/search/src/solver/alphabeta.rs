@@ -197,7 +197,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         for child in children.iter_mut() {
             let bound = match child.key {
                 Key::Table { seeds, rank } => {
-                    let v = i32::from(self.layers[seeds as usize].value(rank));
+                    let v = self.entry(seeds, rank);
                     child.key = Key::Exact(v);
                     Some((v, v))
                 }
@@ -250,7 +250,7 @@ impl<'t, R: Rules> Solver<'t, R> {
                 None => self.search(&child.pos, h, lo, hi, nodes, stop),
             },
             Key::Exact(v) => v,
-            Key::Table { seeds, rank } => i32::from(self.layers[seeds as usize].value(rank)),
+            Key::Table { seeds, rank } => self.entry(seeds, rank),
         };
         child.option(v)
     }

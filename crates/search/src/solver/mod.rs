@@ -79,6 +79,11 @@ pub enum SolverError {
         #[source]
         source: std::io::Error,
     },
+    /// A table read in place failed during an earlier search of this solver (the first
+    /// search returned the error itself): its hash table may hold values built on the failed
+    /// read, so it answers nothing more.
+    #[error("{0}")]
+    Damaged(String),
 }
 
 /// The result of solving a position.
@@ -187,7 +192,9 @@ pub struct Solver<'t, R> {
     /// Set when the search must give up (a journal write failed): every search returns, and
     /// the solve returns the error kept in `failure`.
     abort: AtomicBool,
-    failure: Mutex<Option<JournalError>>,
+    failure: Mutex<Option<SolverError>>,
+    /// Set, for good, when a table read in place fails ([`Solver::entry`]): what it said.
+    damaged: std::sync::OnceLock<String>,
     /// The caller's request to stop ([`Solver::set_cancel`]): every search returns, and the
     /// solve ends with [`SolverError::Cancelled`]. Unlike `abort`, a solve never clears it.
     cancel: Cancel,
@@ -234,8 +241,13 @@ impl<'t, R: Rules> Solver<'t, R> {
                 .map(|n| {
                     // A compressed layer decodes a block for a probe that misses its cache
                     // (about 0.1 ms); the search probes at random, so it holds such a layer
-                    // decompressed in its own memory (docs/table-format.md: 60x faster).
+                    // decompressed in its own memory (docs/table-format.md: 60x faster). A
+                    // layer with filled don't-cares is read where it is: a lookup takes about
+                    // a microsecond, and a copy would rebuild every value (minutes).
                     let layer = set.layer(n)?;
+                    if layer.rebuilds_values() {
+                        return Ok(Tables::Mapped(layer));
+                    }
                     Ok(match layer.random_reads_copy()? {
                         Some(copy) => Tables::Resident(copy),
                         None => Tables::Mapped(layer),
@@ -261,6 +273,7 @@ impl<'t, R: Rules> Solver<'t, R> {
             journal: None,
             abort: AtomicBool::new(false),
             failure: Mutex::new(None),
+            damaged: std::sync::OnceLock::new(),
             cancel: Cancel::new(),
             live: AtomicU64::new(0),
             remote: None,
@@ -334,31 +347,59 @@ impl<'t, R: Rules> Solver<'t, R> {
         self.cancel = cancel;
     }
 
-    /// Whether a journal write failed or the caller cancelled, and the searches are giving up.
+    /// Whether a journal write or a table read failed or the caller cancelled, and the
+    /// searches are giving up.
     fn aborted(&self) -> bool {
-        self.abort.load(Relaxed) || self.cancel.is_cancelled()
+        self.abort.load(Relaxed) || self.cancel.is_cancelled() || self.damaged.get().is_some()
     }
 
-    /// Keeps the first journal failure and stops every search.
-    fn fail(&self, err: JournalError) {
+    /// Keeps the first failure (a journal write's, a table read's) and stops every search.
+    fn fail(&self, err: impl Into<SolverError>) {
         let mut failure = self
             .failure
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        failure.get_or_insert(err);
+        failure.get_or_insert(err.into());
         self.abort.store(true, Relaxed);
     }
 
-    /// The error that stopped the searches: a journal failure, else the caller's cancel.
+    /// The error that stopped the searches: a journal write's or a table read's, else the
+    /// caller's cancel.
     fn failure(&self) -> SolverError {
         let mut failure = self
             .failure
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner);
-        match failure.take() {
-            Some(err) => SolverError::Journal(err),
-            None => SolverError::Cancelled,
+        match (failure.take(), self.damaged.get()) {
+            (Some(err), _) => err,
+            (None, Some(what)) => SolverError::Damaged(what.clone()),
+            (None, None) => SolverError::Cancelled,
         }
+    }
+
+    /// The entry of rank `rank` of layer `seeds`. A layer read in place with filled don't-cares
+    /// can meet a damaged block (its own or a lower layer's): the searches then stop, the value
+    /// read is 0, and the solve returns the error ([`SolverError::Damaged`] for every later
+    /// one).
+    #[inline]
+    pub(crate) fn entry(&self, seeds: u32, rank: u64) -> i32 {
+        match self.layers[seeds as usize].try_value(rank) {
+            Ok(v) => i32::from(v),
+            Err(err) => {
+                let _ = self.damaged.set(err.to_string());
+                self.fail(err);
+                0
+            }
+        }
+    }
+
+    /// The error of a table read that failed in an earlier search, if one did: after it,
+    /// every answer of this solver (and of an engine over it) is unreliable.
+    #[must_use]
+    pub fn tables_failed(&self) -> Option<SolverError> {
+        self.damaged
+            .get()
+            .map(|what| SolverError::Damaged(what.clone()))
     }
 
     /// Starts MTD(f) from an estimate ([`Solver::first_guess`]) for positions more than

@@ -88,7 +88,7 @@ impl<'t, R: Rules> Solver<'t, R> {
         let (index, m) = (layer.index(), self.rules.pits());
         index
             .contains_on(pos.board, m)
-            .then(|| i32::from(layer.value(index.rank_on(pos.board, m))))
+            .then(|| self.entry(seeds, index.rank_on(pos.board, m)))
     }
 
     /// Where the value of `pos` is looked up; starts loading it into the cache, a table entry
@@ -121,7 +121,7 @@ impl<'t, R: Rules> Solver<'t, R> {
     /// The exact value of a child's table entry ([`Key::Table`]).
     #[inline]
     pub(crate) fn table_entry(&self, seeds: u32, rank: u64) -> i32 {
-        i32::from(self.layers[seeds as usize].value(rank))
+        self.entry(seeds, rank)
     }
 
     /// The rules the solver plays by.
