@@ -44,6 +44,14 @@ impl<'t> Estimator<'t> {
         Ok(Estimator { engine, budget })
     }
 
+    /// The error of a table read that failed in one of this engine's searches, if one did:
+    /// the estimates since are unreliable.
+    pub(super) fn tables_failed(&self) -> Option<crate::Error> {
+        self.engine
+            .tables_failed()
+            .map(|err| crate::SolveError::from(err).into())
+    }
+
     /// The engine's estimates of `pos` and of playing `pit` (1 to m) there, `reason` saying
     /// why there is no exact value; `None` if `pit` is not a legal move of `pos`.
     pub(super) fn estimate(

@@ -186,6 +186,9 @@ impl Tablebase {
                             ),
                         };
                         let estimated = engine.estimate(&before, pit, reason);
+                        if let Some(err) = engine.tables_failed() {
+                            return Err(failed(ply, err));
+                        }
                         // A search cut short by the cancel is no estimate to report.
                         if let Some(stop) = cancelled(ply) {
                             return Err(stop);
