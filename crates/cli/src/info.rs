@@ -22,14 +22,20 @@ pub fn run(args: &InfoArgs) -> CliResult {
             tablebase.root().display()
         );
     }
+    let mut uncounted = false;
     for (name, files) in by_dir {
         println!("{name}");
         println!(
             "  layer      positions        bytes format bits/pos        wins       draws      losses"
         );
         for path in files {
-            match tablebase.layer_stats(&path) {
+            match tablebase.layer_stats(&path, args.histogram) {
                 Ok(s) => {
+                    let count = |keep: fn(i8) -> bool| {
+                        s.count(keep)
+                            .map_or_else(|| "-".to_string(), |n| n.to_string())
+                    };
+                    uncounted |= s.histogram.is_none();
                     println!(
                         "  {:>5} {:>14} {:>12} {:>6} {:>8.3} {:>11} {:>11} {:>11}",
                         s.seeds,
@@ -41,13 +47,13 @@ pub fn run(args: &InfoArgs) -> CliResult {
                             s.version.to_string()
                         },
                         s.bits(),
-                        s.count(|v| v > 0),
-                        s.count(|v| v == 0),
-                        s.count(|v| v < 0)
+                        count(|v| v > 0),
+                        count(|v| v == 0),
+                        count(|v| v < 0)
                     );
-                    if args.histogram {
+                    if let Some(histogram) = s.histogram.as_ref().filter(|_| args.histogram) {
                         let cells: Vec<String> = (-128i32..128)
-                            .map(|v| (v, s.histogram[usize::from(v as i8 as u8)]))
+                            .map(|v| (v, histogram[usize::from(v as i8 as u8)]))
                             .filter(|&(_, n)| n > 0)
                             .map(|(v, n)| format!("{v:+}:{n}"))
                             .collect();
@@ -57,6 +63,11 @@ pub fn run(args: &InfoArgs) -> CliResult {
                 Err(err) => println!("  BAD {err}"),
             }
         }
+    }
+    if uncounted {
+        println!(
+            "-: a layer with filled don't-cares (3+fill) has its values counted with --histogram only (each rebuilt: minutes for a large layer)"
+        );
     }
     Ok(())
 }

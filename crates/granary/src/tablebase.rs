@@ -73,18 +73,22 @@ pub struct LayerStats {
     /// Whether its don't-cares are filled (version 3, codec 3: values rebuilt from the layers
     /// below at every read).
     pub filled: bool,
-    /// Positions by value, indexed by the value's byte (`value as u8`).
-    pub histogram: Box<[u64; 256]>,
+    /// Positions by value, indexed by the value's byte (`value as u8`); `None` where they were
+    /// not counted (a filled layer, unless asked for: [`Tablebase::layer_stats`]).
+    pub histogram: Option<Box<[u64; 256]>>,
 }
 
 impl LayerStats {
-    /// Positions whose value satisfies `keep`.
+    /// Positions whose value satisfies `keep`, if the values were counted.
     #[must_use]
-    pub fn count(&self, keep: impl Fn(i8) -> bool) -> u64 {
-        (0..=255u8)
-            .filter(|&b| keep(b as i8))
-            .map(|b| self.histogram[usize::from(b)])
-            .sum()
+    pub fn count(&self, keep: impl Fn(i8) -> bool) -> Option<u64> {
+        let histogram = self.histogram.as_ref()?;
+        Some(
+            (0..=255u8)
+                .filter(|&b| keep(b as i8))
+                .map(|b| histogram[usize::from(b)])
+                .sum(),
+        )
     }
 
     /// Bits a position the file takes, all of it counted.
@@ -273,28 +277,34 @@ impl Tablebase {
         Ok(checks)
     }
 
-    /// The value counts of the table file at `path`.
+    /// What the table file at `path` is, and its value counts: every layer's, or with
+    /// `count_filled` false, every layer's but one with filled don't-cares (counting rebuilds
+    /// every value: minutes for a large layer).
     ///
     /// # Errors
     /// What is wrong with the file.
-    pub fn layer_stats(&self, path: &Path) -> Result<LayerStats, TableError> {
+    pub fn layer_stats(&self, path: &Path, count_filled: bool) -> Result<LayerStats, TableError> {
         let (kind, seeds) = kind_of(path)?;
         let set = TableSet::new(&self.root, kind);
         let layer = set.layer(seeds)?;
-        let mut histogram = Box::new([0u64; 256]);
-        layer.for_each_chunk(|_, entries| {
-            for &b in entries {
-                histogram[usize::from(b)] += 1;
-            }
-        })?;
+        let histogram = if count_filled || !layer.rebuilds_values() {
+            let mut histogram = Box::new([0u64; 256]);
+            layer.for_each_chunk(|_, entries| {
+                for &b in entries {
+                    histogram[usize::from(b)] += 1;
+                }
+            })?;
+            Some(histogram)
+        } else {
+            None
+        };
         Ok(LayerStats {
             kind,
             seeds,
             positions: layer.index().size(),
             bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
             version: layer.header().version.get(),
-            filled: layer.header().version.get() == 3
-                && layer.header().codec == granary_tables::coded::CODEC_FILLED_HUFFMAN,
+            filled: layer.rebuilds_values(),
             histogram,
         })
     }

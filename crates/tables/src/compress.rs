@@ -362,7 +362,7 @@ pub fn compress_filled(
         let mut prev = None;
         for (entry, board) in block.iter_mut().zip(index.iter_from(first)) {
             let pos = Position::of_board(board);
-            let guarantee = filled::guarantee(&rules, &pos, seeds, &|s| set.layer(s))?;
+            let guarantee = filled::guarantee(&rules, &pos, seeds, set)?;
             let stored = guarantee.fill(prev, *entry as i8, seeds);
             *entry = stored as u8;
             prev = Some(stored);

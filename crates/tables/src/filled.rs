@@ -27,7 +27,7 @@
 //! position without moves the layer's largest value). Runs of equal entries are what the
 //! previous-entry model of [`crate::huffman`] codes in the fewest bits.
 
-use std::sync::{Arc, OnceLock};
+use std::sync::OnceLock;
 
 use granary_index::LayerIndex;
 use granary_rules::{Engine, Position, Rules};
@@ -36,8 +36,7 @@ use rayon::prelude::*;
 use crate::coded::Coded;
 use crate::compressed::corrupt;
 use crate::error::TableError;
-use crate::layer::Layer;
-use crate::probe::terminal_value;
+use crate::probe::{Values, position_value, terminal_value};
 
 /// Entries rebuilt a task when a filled layer is read whole.
 const RUN: usize = 1 << 16;
@@ -81,15 +80,15 @@ impl Guarantee {
 }
 
 /// What the moves of `pos` (a position of layer `seeds`) guarantee, from the values of the
-/// layers below, which `lower` opens.
+/// layers below, which `lower` reads.
 ///
 /// # Errors
 /// If a lower layer is missing or unusable.
-pub fn guarantee<'a, R: Rules>(
+pub fn guarantee<R: Rules>(
     rules: &R,
     pos: &Position,
     seeds: u32,
-    lower: &dyn Fn(u32) -> Result<&'a Layer, TableError>,
+    lower: &dyn Values,
 ) -> Result<Guarantee, TableError> {
     let moves = rules.legal_moves(pos);
     if moves.is_empty() {
@@ -101,40 +100,12 @@ pub fn guarantee<'a, R: Rules>(
         let child = rules.play(pos, lane);
         if child.board.seeds(pits) < seeds {
             let (gain, again) = pos.move_gain(&child);
-            let value = granary_rules::exit_value(gain, again, lower_value(rules, &child, lower)?);
+            let value =
+                granary_rules::exit_value(gain, again, position_value(lower, rules, &child)?);
             best = Some(best.map_or(value, |b: i32| b.max(value)));
         }
     }
     Ok(Guarantee::Lower(best))
-}
-
-/// The value of a position of a lower layer: its entry, or, for a layout the reduced index
-/// leaves out, the best of its moves.
-fn lower_value<'a, R: Rules>(
-    rules: &R,
-    pos: &Position,
-    lower: &dyn Fn(u32) -> Result<&'a Layer, TableError>,
-) -> Result<i32, TableError> {
-    let layer = lower(pos.board.seeds(rules.pits()))?;
-    let index = layer.index();
-    if index.contains(pos.board) {
-        return layer.try_value(index.rank(pos.board)).map(i32::from);
-    }
-    let moves = rules.legal_moves(pos);
-    if moves.is_empty() {
-        return Ok(terminal_value(rules, pos));
-    }
-    let mut best = i32::MIN;
-    for lane in moves.iter() {
-        let child = rules.play(pos, lane);
-        let (gain, again) = pos.move_gain(&child);
-        best = best.max(granary_rules::exit_value(
-            gain,
-            again,
-            lower_value(rules, &child, lower)?,
-        ));
-    }
-    Ok(best)
 }
 
 /// An open filled layer: its coded entries, the rules and the layers below it.
@@ -142,8 +113,8 @@ pub(crate) struct Filled {
     coded: Coded,
     rules: Engine,
     seeds: u32,
-    /// Layers `0..seeds`.
-    lower: Vec<Arc<Layer>>,
+    /// The values of layers `0..seeds`.
+    lower: Box<dyn Values + Send + Sync>,
     data_crc32: u32,
     /// Small layers' values, rebuilt whole on their first read.
     whole: OnceLock<Box<[u8]>>,
@@ -160,15 +131,15 @@ impl std::fmt::Debug for Filled {
 
 impl Filled {
     /// A filled layer over its coded entries (opened with no whole decoding and no data
-    /// checksum: its entries are not its values) and layers `0..seeds` in `lower`.
+    /// checksum: its entries are not its values) and the values of layers `0..seeds` in
+    /// `lower`.
     pub(crate) fn new(
         coded: Coded,
         rules: Engine,
         seeds: u32,
-        lower: Vec<Arc<Layer>>,
+        lower: Box<dyn Values + Send + Sync>,
         data_crc32: u32,
     ) -> Filled {
-        debug_assert_eq!(lower.len(), seeds as usize, "the layers below");
         Filled {
             coded,
             rules,
@@ -180,9 +151,7 @@ impl Filled {
     }
 
     fn guarantee(&self, pos: &Position) -> Result<Guarantee, TableError> {
-        guarantee(&self.rules, pos, self.seeds, &|s| {
-            Ok(&*self.lower[s as usize])
-        })
+        guarantee(&self.rules, pos, self.seeds, &*self.lower)
     }
 
     /// The value of rank `rank`.

@@ -14,6 +14,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use granary_index::LayerIndex;
+use granary_rules::Board;
 use memmap2::Mmap;
 use zerocopy::FromBytes;
 
@@ -24,6 +25,7 @@ use crate::filled::Filled;
 use crate::format::{
     CODED_VERSION, COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind,
 };
+use crate::probe::Values;
 
 /// Bytes a read of [`Layer::resident`].
 const CHUNK: usize = 64 << 20;
@@ -48,6 +50,28 @@ enum Storage {
     Coded(Box<Coded>),
     /// A version 3 file with don't-cares filled, and the layers below it.
     Filled(Box<Filled>),
+}
+
+/// The layers below a layer with filled don't-cares, as its reads see them.
+struct Below {
+    pits: usize,
+    /// Layers `0..n`.
+    layers: Vec<Arc<Layer>>,
+}
+
+impl Values for Below {
+    fn probe(&self, board: Board) -> Result<Option<i8>, TableError> {
+        let seeds = board.seeds(self.pits);
+        let layer = self
+            .layers
+            .get(seeds as usize)
+            .ok_or(TableError::Index(granary_index::IndexError::Seeds(seeds)))?;
+        let index = layer.index();
+        if !index.contains(board) {
+            return Ok(None);
+        }
+        layer.try_value(index.rank(board)).map(Some)
+    }
 }
 
 /// Checks a header's bytes on their own: length, magic, version, header checksum. `length` is
@@ -213,12 +237,16 @@ impl Layer {
         if header.version.get() == CODED_VERSION {
             let coded = Coded::open(path, &file, &header, length, index.size(), seeds)?;
             let storage = if header.codec == CODEC_FILLED_HUFFMAN {
-                let below = (0..seeds).map(lower).collect::<Result<Vec<_>, _>>()?;
+                let layers = (0..seeds).map(lower).collect::<Result<Vec<_>, _>>()?;
+                let below = Below {
+                    pits: kind.pits,
+                    layers,
+                };
                 Storage::Filled(Box::new(Filled::new(
                     coded,
                     kind.engine(),
                     seeds,
-                    below,
+                    Box::new(below),
                     header.data_crc32.get(),
                 )))
             } else {

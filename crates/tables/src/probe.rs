@@ -6,17 +6,26 @@
 //! opponent row without an empty pit: only a start position can have one) is valued through its
 //! moves, whose results are always indexed.
 
-use granary_rules::{Position, Rules};
+use granary_rules::{Board, Position, Rules};
 
 use crate::error::TableError;
-use crate::set::TableSet;
+
+/// Where the values of layouts are read: a kind's [`crate::TableSet`], or the layers below a
+/// layer with filled don't-cares ([`crate::filled`]).
+pub trait Values {
+    /// The value of a layout (mover to move), or `None` if its layer's index leaves it out.
+    ///
+    /// # Errors
+    /// If its layer is missing or unusable.
+    fn probe(&self, board: Board) -> Result<Option<i8>, TableError>;
+}
 
 /// The net score the mover of `pos` still makes with perfect play (seeds on the board only).
 ///
 /// # Errors
 /// If a needed layer is missing or unusable.
-pub fn position_value<R: Rules>(
-    set: &TableSet,
+pub fn position_value<V: Values + ?Sized, R: Rules>(
+    set: &V,
     rules: &R,
     pos: &Position,
 ) -> Result<i32, TableError> {
@@ -49,8 +58,8 @@ pub fn terminal_value<R: Rules>(rules: &R, pos: &Position) -> i32 {
 ///
 /// # Errors
 /// If a needed layer is missing or unusable.
-pub fn move_value<R: Rules>(
-    set: &TableSet,
+pub fn move_value<V: Values + ?Sized, R: Rules>(
+    set: &V,
     rules: &R,
     pos: &Position,
     lane: usize,
@@ -66,8 +75,8 @@ pub fn move_value<R: Rules>(
 ///
 /// # Errors
 /// If a needed layer is missing or unusable.
-pub fn principal_variation<R: Rules>(
-    set: &TableSet,
+pub fn principal_variation<V: Values + ?Sized, R: Rules>(
+    set: &V,
     rules: &R,
     mut pos: Position,
     limit: usize,

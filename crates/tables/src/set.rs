@@ -9,6 +9,7 @@ use granary_rules::Board;
 use crate::error::TableError;
 use crate::format::TableKind;
 use crate::layer::Layer;
+use crate::probe::Values;
 
 /// The tables of one kind under `<root>/<kind name>/layer-NNN.tbl`.
 #[derive(Debug)]
@@ -111,6 +112,12 @@ impl TableSet {
         (0..=MAX_LAYER_SEEDS)
             .take_while(|&n| self.layer_path(n).is_file())
             .last()
+    }
+}
+
+impl Values for TableSet {
+    fn probe(&self, board: Board) -> Result<Option<i8>, TableError> {
+        TableSet::probe(self, board)
     }
 }
 

@@ -201,7 +201,21 @@ fn a_set_mixing_plain_and_compressed_layers_answers_the_same() {
         verified.contains("all 13 table files are good"),
         "{verified}"
     );
-    ok(&["info", "--dir", mixed.path().to_str().unwrap()]);
+    let info = ok(&["info", "--dir", mixed.path().to_str().unwrap()]);
+    // Filled layers (5 and 11) are named, their values left uncounted unless asked for.
+    assert_eq!(info.matches(" 3+fill ").count(), 2, "{info}");
+    assert!(info.contains("counted with --histogram only"), "{info}");
+    let counted = ok(&[
+        "info",
+        "--dir",
+        mixed.path().to_str().unwrap(),
+        "--histogram",
+    ]);
+    assert!(
+        !counted.contains("counted with --histogram only"),
+        "{counted}"
+    );
+    assert_eq!(counted.matches("values ").count(), 13, "{counted}");
 }
 
 #[test]
