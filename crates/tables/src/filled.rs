@@ -40,10 +40,11 @@ use crate::probe::{Values, position_value, terminal_value};
 
 /// Entries rebuilt a task when a filled layer is read whole.
 const RUN: usize = 1 << 16;
-/// Layers of at most this many entries are rebuilt whole on their first read, in tens of
-/// milliseconds (a rebuild costs about as much as a lookup; a plain layer's limit,
-/// [`crate::compressed::WHOLE_ENTRIES`], would cost seconds).
-const WHOLE_ENTRIES: u64 = 1 << 16;
+/// Layers of at most this many entries are rebuilt whole on their first read: about half a
+/// second for awari's largest such layer (a rebuild costs about as much as a lookup; a plain
+/// layer's limit, [`crate::compressed::WHOLE_ENTRIES`], would cost seconds), after which the
+/// layers above read its values directly (a Kalah rebuild reads tens of entries).
+const WHOLE_ENTRIES: u64 = 1 << 20;
 
 /// What a position's moves say of its value before its entry is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

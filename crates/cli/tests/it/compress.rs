@@ -8,6 +8,21 @@ use std::path::Path;
 
 use granary_tables::{Layer, TableKind, TableSet};
 
+/// `out` is a command that failed with exit code 2, its last line an error naming `file` as a
+/// damaged compressed table, and no panic.
+fn ends_naming_a_damaged_file(out: &std::process::Output, file: &str) {
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    let last = err.trim_end().lines().last().unwrap_or_default();
+    assert!(
+        last.starts_with("granary: error: ")
+            && last.contains(file)
+            && last.contains("damaged compressed table"),
+        "{err}"
+    );
+    assert!(!err.contains("panicked"), "{err}");
+}
+
 /// Copies the table directory `from` to `to` (one level of kind directories).
 fn copy_tables(from: &Path, to: &Path) {
     for kind in std::fs::read_dir(from).unwrap().flatten() {
@@ -444,16 +459,7 @@ fn a_damaged_block_of_a_lower_layer_stops_a_build_and_a_solve_with_one_line() {
     args.extend_from_slice(&["--seeds", "3", "--table-seeds", "10", "--dir", root]);
     // The solve says which tables it plans on first, then the error.
     let out = granary(&args);
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    let last = err.trim_end().lines().last().unwrap_or_default();
-    assert!(
-        last.starts_with("granary: error: ")
-            && last.contains("layer-010.tbl")
-            && last.contains("damaged compressed table"),
-        "{err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    ends_naming_a_damaged_file(&out, "layer-010.tbl");
 }
 
 /// `build --compress`: every layer compressed as it is built, in a budget small enough that the
@@ -597,14 +603,5 @@ fn a_filled_awari_set_solves_as_the_plain_one_and_names_a_damaged_layer() {
     bytes[shape.data_at as usize..].fill(0xff);
     std::fs::write(&path, &bytes).unwrap();
     let out = solve(packed.path());
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    let last = err.trim_end().lines().last().unwrap_or_default();
-    assert!(
-        last.starts_with("granary: error: ")
-            && last.contains("layer-007.tbl")
-            && last.contains("damaged compressed table"),
-        "{err}"
-    );
-    assert!(!err.contains("panicked"), "{err}");
+    ends_naming_a_damaged_file(&out, "layer-007.tbl");
 }
