@@ -189,8 +189,8 @@ pub struct Solver<'t, R> {
     /// The journal proven bounds are recorded in ([`Solver::set_journal`]), and the least
     /// work, in nodes, of a search that is recorded.
     journal: Option<(Arc<Journal>, u64)>,
-    /// Set when the search must give up (a journal write failed): every search returns, and
-    /// the solve returns the error kept in `failure`.
+    /// Set when the search must give up (a journal write or a table read failed): every search
+    /// returns, and the solve returns the error kept in `failure`.
     abort: AtomicBool,
     failure: Mutex<Option<SolverError>>,
     /// Set, for good, when a table read in place fails ([`Solver::entry`]): what it said.
