@@ -47,7 +47,6 @@ use std::time::Instant;
 
 use granary_rules::{Capture, Game, OwareRules, Position, Rules, Sweep};
 use granary_tables::huffman::Lengths;
-use granary_tables::probe::move_value;
 use granary_tables::{
     Codec, CompressOptions, Entries, Layer, TableKind, TableSet, compress_entries,
 };
@@ -174,19 +173,11 @@ fn guaranteed<R: Rules>(
     pos: &Position,
     seeds: u32,
 ) -> (Option<i32>, bool) {
-    let moves = rules.legal_moves(pos);
-    if moves.is_empty() {
-        return (None, true);
+    match granary_tables::filled::guarantee(rules, pos, seeds, set).expect("lower layers readable")
+    {
+        granary_tables::filled::Guarantee::Finished(_) => (None, true),
+        granary_tables::filled::Guarantee::Lower(best) => (best, false),
     }
-    let mut best = None;
-    for lane in moves.iter() {
-        let child = rules.play(pos, lane);
-        if child.board.seeds(6) < seeds {
-            let value = move_value(set, rules, pos, lane).expect("lower layers readable");
-            best = Some(best.map_or(value, |b: i32| b.max(value)));
-        }
-    }
-    (best, false)
 }
 
 fn main() {
