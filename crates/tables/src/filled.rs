@@ -17,10 +17,12 @@
 //! in version 1, never of the stored entries: whatever reads the layer whole (verify, a copy in
 //! memory, a compressed copy) rebuilds every entry and checks the values against it.
 //!
-//! Reading an entry therefore reads the entries its lower moves reach (each rebuilt the same
-//! way, in its own layer): one read at the median on awari, up to about ten at the 99th
-//! percentile (`docs/benchmarks.md`). A layer of this kind is opened through its
-//! [`crate::TableSet`], which hands it the layers below it; [`crate::Layer::open`] refuses it.
+//! Reading an entry therefore reads the entries its lower moves reach, each settled the same way
+//! in its own layer ([`settle`]: alpha-beta over `max(e, g)`, the entry a lower bound, each
+//! lower move read in the window where it could still raise the best so far): one read at the
+//! median on awari, up to about ten at the 99th percentile (`docs/benchmarks.md`). A layer of
+//! this kind is opened through its [`crate::TableSet`], which hands it the layers below it;
+//! [`crate::Layer::open`] refuses it.
 //!
 //! The writer fills greedily, block by block: a don't-care repeats the entry before it when that
 //! entry still rebuilds the value, else it holds the largest entry that does (`g`, or for a
@@ -30,21 +32,22 @@
 use std::sync::OnceLock;
 
 use granary_index::LayerIndex;
-use granary_rules::{Engine, Position, Rules};
+use granary_rules::{Engine, Position, Rules, exit_value, undo_exit};
 use rayon::prelude::*;
 
 use crate::coded::Coded;
 use crate::compressed::corrupt;
 use crate::error::TableError;
-use crate::probe::{Values, position_value, terminal_value};
+use crate::probe::{UNBOUNDED, Values, position_value, position_value_within, terminal_value};
 
 /// Entries rebuilt a task when a filled layer is read whole.
 const RUN: usize = 1 << 16;
-/// Layers of at most this many entries are rebuilt whole on their first read: about half a
-/// second for awari's largest such layer (a rebuild costs about as much as a lookup; a plain
-/// layer's limit, [`crate::compressed::WHOLE_ENTRIES`], would cost seconds), after which the
-/// layers above read its values directly (a Kalah rebuild reads tens of entries).
-const WHOLE_ENTRIES: u64 = 1 << 20;
+/// Layers of at most this many entries are rebuilt whole on their first read, by default
+/// ([`crate::TableSet::with_filled_whole_entries`]): about half a second for awari's largest
+/// such layer (a rebuild costs about as much as a lookup; a plain layer's limit,
+/// [`crate::compressed::WHOLE_ENTRIES`], would cost seconds), after which the layers above read
+/// its values directly.
+pub const WHOLE_ENTRIES: u64 = 1 << 20;
 
 /// What a position's moves say of its value before its entry is read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +112,52 @@ pub fn guarantee<R: Rules>(
     Ok(Guarantee::Lower(best))
 }
 
+/// The value of `pos`, a position of layer `seeds` whose stored entry is `entry`, or a bound on
+/// it outside the window `(alpha, beta)` (fail-soft, as [`Values::probe_within`]): `max(entry,
+/// g)` (the contract) searched as alpha-beta searches a maximum, the entry first, then each
+/// move into a lower layer with its own window, read through `lower`.
+///
+/// The entry is exact or a lower bound, so a move whose child's bound already shows it gains no
+/// more than the best so far costs one read: a position settles after reading its entry and
+/// its lower moves' entries unless a move beats the entry, and only then reads deeper. With
+/// the whole window it returns the value, as [`Guarantee::rebuild`] over [`guarantee`] does.
+///
+/// # Errors
+/// If a lower layer is missing or unusable.
+pub fn settle<R: Rules>(
+    rules: &R,
+    pos: &Position,
+    seeds: u32,
+    entry: i8,
+    lower: &dyn Values,
+    alpha: i32,
+    beta: i32,
+) -> Result<i32, TableError> {
+    let moves = rules.legal_moves(pos);
+    if moves.is_empty() {
+        return Ok(terminal_value(rules, pos));
+    }
+    let pits = rules.pits();
+    let mut best = i32::from(entry);
+    let mut alpha = alpha;
+    for lane in moves.iter() {
+        if best >= beta {
+            break;
+        }
+        alpha = alpha.max(best);
+        let child = rules.play(pos, lane);
+        if child.board.seeds(pits) >= seeds {
+            continue;
+        }
+        let (gain, again) = pos.move_gain(&child);
+        // The child's window: the values at which this move would land inside ours.
+        let (a, b) = (undo_exit(gain, again, alpha), undo_exit(gain, again, beta));
+        let child_value = position_value_within(lower, rules, &child, a.min(b), a.max(b))?;
+        best = best.max(exit_value(gain, again, child_value));
+    }
+    Ok(best)
+}
+
 /// An open filled layer: its coded entries, the rules and the layers below it.
 pub(crate) struct Filled {
     coded: Coded,
@@ -117,6 +166,8 @@ pub(crate) struct Filled {
     /// The values of layers `0..seeds`.
     lower: Box<dyn Values + Send + Sync>,
     data_crc32: u32,
+    /// Layers of at most this many entries are rebuilt whole on their first read.
+    whole_entries: u64,
     /// Small layers' values, rebuilt whole on their first read.
     whole: OnceLock<Box<[u8]>>,
 }
@@ -140,6 +191,7 @@ impl Filled {
         seeds: u32,
         lower: Box<dyn Values + Send + Sync>,
         data_crc32: u32,
+        whole_entries: u64,
     ) -> Filled {
         Filled {
             coded,
@@ -147,22 +199,41 @@ impl Filled {
             seeds,
             lower,
             data_crc32,
+            whole_entries,
             whole: OnceLock::new(),
         }
     }
 
-    fn guarantee(&self, pos: &Position) -> Result<Guarantee, TableError> {
-        guarantee(&self.rules, pos, self.seeds, &*self.lower)
+    /// [`settle`] in this layer.
+    fn settle(&self, pos: &Position, entry: i8, alpha: i32, beta: i32) -> Result<i8, TableError> {
+        // Every bound settle returns is an entry or a move's value: within the layer's values.
+        settle(
+            &self.rules,
+            pos,
+            self.seeds,
+            entry,
+            &*self.lower,
+            alpha,
+            beta,
+        )
+        .map(|v| v as i8)
     }
 
-    /// The value of rank `rank`.
-    pub(crate) fn value(&self, index: &LayerIndex, rank: u64) -> Result<i8, TableError> {
-        if index.size() <= WHOLE_ENTRIES {
+    /// The value of rank `rank`, or a bound on it outside the window `(alpha, beta)`
+    /// ([`Values::probe_within`]).
+    pub(crate) fn value_within(
+        &self,
+        index: &LayerIndex,
+        rank: u64,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<i8, TableError> {
+        if index.size() <= self.whole_entries {
             return Ok(self.whole(index)?[rank as usize] as i8);
         }
         let entry = self.coded.value(rank)?;
         let pos = Position::of_board(index.unrank(rank));
-        Ok(self.guarantee(&pos)?.rebuild(entry))
+        self.settle(&pos, entry, alpha, beta)
     }
 
     /// The values of ranks `first..first + out.len()`; a long range is rebuilt on rayon's
@@ -173,7 +244,7 @@ impl Filled {
         first: u64,
         out: &mut [u8],
     ) -> Result<(), TableError> {
-        if index.size() <= WHOLE_ENTRIES {
+        if index.size() <= self.whole_entries {
             let whole = self.whole(index)?;
             out.copy_from_slice(&whole[first as usize..first as usize + out.len()]);
             return Ok(());
@@ -201,7 +272,7 @@ impl Filled {
     ) -> Result<(), TableError> {
         for (entry, board) in entries.iter_mut().zip(index.iter_from(first)) {
             let pos = Position::of_board(board);
-            *entry = self.guarantee(&pos)?.rebuild(*entry as i8) as u8;
+            *entry = self.settle(&pos, *entry as i8, -UNBOUNDED, UNBOUNDED)? as u8;
         }
         Ok(())
     }

@@ -25,7 +25,7 @@ use crate::filled::Filled;
 use crate::format::{
     CODED_VERSION, COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header, MAGIC, TableKind,
 };
-use crate::probe::Values;
+use crate::probe::{UNBOUNDED, Values};
 
 /// Bytes a read of [`Layer::resident`].
 const CHUNK: usize = 64 << 20;
@@ -61,6 +61,10 @@ struct Below {
 
 impl Values for Below {
     fn probe(&self, board: Board) -> Result<Option<i8>, TableError> {
+        self.probe_within(board, -UNBOUNDED, UNBOUNDED)
+    }
+
+    fn probe_within(&self, board: Board, alpha: i32, beta: i32) -> Result<Option<i8>, TableError> {
         let seeds = board.seeds(self.pits);
         let layer = self
             .layers
@@ -70,7 +74,9 @@ impl Values for Below {
         if !index.contains(board) {
             return Ok(None);
         }
-        layer.try_value(index.rank(board)).map(Some)
+        layer
+            .try_value_within(index.rank(board), alpha, beta)
+            .map(Some)
     }
 }
 
@@ -215,14 +221,15 @@ impl Layer {
     /// A [`TableError`] naming the file and what is wrong; [`TableError::NeedsLower`] for a
     /// layer with filled don't-cares.
     pub fn open(path: &Path, kind: TableKind, seeds: u32) -> Result<Layer, TableError> {
-        Layer::open_over(path, kind, seeds, &|_| {
+        Layer::open_over(path, kind, seeds, 0, &|_| {
             Err(TableError::NeedsLower { path: path.into() })
         })
     }
 
     /// [`Layer::open`], with `lower` giving the layers below this one, which a layer with
     /// filled don't-cares reads (it asks for each of `0..seeds` when it is opened; other layers
-    /// ask for none).
+    /// ask for none). Such a layer of at most `whole_entries` entries is rebuilt whole on its
+    /// first read ([`crate::filled::WHOLE_ENTRIES`] is what a [`crate::TableSet`] uses).
     ///
     /// # Errors
     /// As [`Layer::open`], and what `lower` returns.
@@ -230,6 +237,7 @@ impl Layer {
         path: &Path,
         kind: TableKind,
         seeds: u32,
+        whole_entries: u64,
         lower: &dyn Fn(u32) -> Result<Arc<Layer>, TableError>,
     ) -> Result<Layer, TableError> {
         let (file, header, length) = open_file(path)?;
@@ -248,6 +256,7 @@ impl Layer {
                     seeds,
                     Box::new(below),
                     header.data_crc32.get(),
+                    whole_entries,
                 )))
             } else {
                 Storage::Coded(Box::new(coded))
@@ -512,7 +521,9 @@ impl Layer {
             Storage::Flat(map) => map[HEADER_LEN + index as usize] as i8,
             Storage::Blocks(blocks) => compressed_value(blocks.value(index)),
             Storage::Coded(coded) => compressed_value(coded.value(index)),
-            Storage::Filled(filled) => compressed_value(filled.value(&self.index, index)),
+            Storage::Filled(filled) => {
+                compressed_value(filled.value_within(&self.index, index, -UNBOUNDED, UNBOUNDED))
+            }
         }
     }
 
@@ -530,7 +541,26 @@ impl Layer {
             Storage::Flat(map) => Ok(map[HEADER_LEN + index as usize] as i8),
             Storage::Blocks(blocks) => blocks.value(index),
             Storage::Coded(coded) => coded.value(index),
-            Storage::Filled(filled) => filled.value(&self.index, index),
+            Storage::Filled(filled) => {
+                filled.value_within(&self.index, index, -UNBOUNDED, UNBOUNDED)
+            }
+        }
+    }
+
+    /// [`Layer::try_value`], or a bound on the value outside the window `(alpha, beta)`
+    /// ([`crate::probe::Values::probe_within`]): a layer with filled don't-cares then reads
+    /// fewer entries below it; any other layer gives the value.
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] naming the file and the block.
+    ///
+    /// # Panics
+    /// If `index` is out of range.
+    #[inline]
+    pub fn try_value_within(&self, index: u64, alpha: i32, beta: i32) -> Result<i8, TableError> {
+        match &self.storage {
+            Storage::Filled(filled) => filled.value_within(&self.index, index, alpha, beta),
+            _ => self.try_value(index),
         }
     }
 

@@ -10,6 +10,10 @@ use granary_rules::{Board, Position, Rules};
 
 use crate::error::TableError;
 
+/// A bound beyond every value and every move's gain: the window `(-UNBOUNDED, UNBOUNDED)` asks
+/// [`Values::probe_within`] for the value itself.
+pub const UNBOUNDED: i32 = 1 << 16;
+
 /// Where the values of layouts are read: a kind's [`crate::TableSet`], or the layers below a
 /// layer with filled don't-cares ([`crate::filled`]).
 pub trait Values {
@@ -18,6 +22,20 @@ pub trait Values {
     /// # Errors
     /// If its layer is missing or unusable.
     fn probe(&self, board: Board) -> Result<Option<i8>, TableError>;
+
+    /// The value of a layout, or a bound on it where it lies outside the window `(alpha,
+    /// beta)`, as an alpha-beta search returns it (fail-soft): a result `r` with `alpha < r <
+    /// beta` is the value, `r <= alpha` says the value is at most `r`, `r >= beta` that it is at
+    /// least `r`. A layer with filled don't-cares answers from fewer reads below it when the
+    /// window is narrow ([`crate::filled`]); every other layer gives the value, as
+    /// [`Values::probe`] does.
+    ///
+    /// # Errors
+    /// If its layer is missing or unusable.
+    fn probe_within(&self, board: Board, alpha: i32, beta: i32) -> Result<Option<i8>, TableError> {
+        let _ = (alpha, beta);
+        self.probe(board)
+    }
 }
 
 /// The net score the mover of `pos` still makes with perfect play (seeds on the board only).
@@ -41,6 +59,25 @@ pub fn position_value<V: Values + ?Sized, R: Rules>(
         best = best.max(move_value(set, rules, pos, lane)?);
     }
     Ok(best)
+}
+
+/// [`position_value`], or a bound on it outside the window `(alpha, beta)`, as
+/// [`Values::probe_within`] gives one.
+///
+/// # Errors
+/// If a needed layer is missing or unusable.
+pub fn position_value_within<V: Values + ?Sized, R: Rules>(
+    set: &V,
+    rules: &R,
+    pos: &Position,
+    alpha: i32,
+    beta: i32,
+) -> Result<i32, TableError> {
+    match set.probe_within(pos.board, alpha, beta)? {
+        Some(value) => Ok(i32::from(value)),
+        // A layout the index leaves out (a start position): valued through its moves.
+        None => position_value(set, rules, pos),
+    }
 }
 
 /// The value of a finished position: what the sweep gives the mover minus the opponent.

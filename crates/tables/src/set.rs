@@ -7,9 +7,10 @@ use granary_index::MAX_LAYER_SEEDS;
 use granary_rules::Board;
 
 use crate::error::TableError;
+use crate::filled;
 use crate::format::TableKind;
 use crate::layer::Layer;
-use crate::probe::Values;
+use crate::probe::{UNBOUNDED, Values};
 
 /// The tables of one kind under `<root>/<kind name>/layer-NNN.tbl`.
 #[derive(Debug)]
@@ -17,6 +18,8 @@ pub struct TableSet {
     kind: TableKind,
     dir: PathBuf,
     layers: Vec<OnceLock<Arc<Layer>>>,
+    /// Filled layers of at most this many entries are rebuilt whole on their first read.
+    filled_whole_entries: u64,
 }
 
 impl TableSet {
@@ -27,7 +30,17 @@ impl TableSet {
             kind,
             dir: root.join(kind.name()),
             layers: (0..=MAX_LAYER_SEEDS).map(|_| OnceLock::new()).collect(),
+            filled_whole_entries: filled::WHOLE_ENTRIES,
         }
+    }
+
+    /// This set, with its layers with filled don't-cares of at most `entries` entries rebuilt
+    /// whole on their first read (by default [`filled::WHOLE_ENTRIES`]; with 0, every read of
+    /// such a layer settles its value from the layers below, as a large layer's reads do).
+    #[must_use]
+    pub fn with_filled_whole_entries(mut self, entries: u64) -> TableSet {
+        self.filled_whole_entries = entries;
+        self
     }
 
     #[must_use]
@@ -63,9 +76,13 @@ impl TableSet {
         if let Some(layer) = cell.get() {
             return Ok(layer);
         }
-        let layer = Layer::open_over(&self.layer_path(seeds), self.kind, seeds, &|s| {
-            self.shared_layer(s).cloned()
-        })?;
+        let layer = Layer::open_over(
+            &self.layer_path(seeds),
+            self.kind,
+            seeds,
+            self.filled_whole_entries,
+            &|s| self.shared_layer(s).cloned(),
+        )?;
         let _ = cell.set(Arc::new(layer));
         Ok(cell.get().expect("just set"))
     }
@@ -75,12 +92,28 @@ impl TableSet {
     /// # Errors
     /// If its layer is missing or unusable.
     pub fn probe(&self, board: Board) -> Result<Option<i8>, TableError> {
+        self.probe_within(board, -UNBOUNDED, UNBOUNDED)
+    }
+
+    /// [`TableSet::probe`], or a bound on the value outside the window `(alpha, beta)`
+    /// ([`Values::probe_within`]).
+    ///
+    /// # Errors
+    /// If its layer is missing or unusable.
+    pub fn probe_within(
+        &self,
+        board: Board,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Option<i8>, TableError> {
         let layer = self.layer(board.seeds(self.kind.pits))?;
         let index = layer.index();
         if !index.contains(board) {
             return Ok(None);
         }
-        layer.try_value(index.rank(board)).map(Some)
+        layer
+            .try_value_within(index.rank(board), alpha, beta)
+            .map(Some)
     }
 
     /// Takes this kind's write lock (`<dir>/.lock`, an advisory file lock, released when the
@@ -118,6 +151,10 @@ impl TableSet {
 impl Values for TableSet {
     fn probe(&self, board: Board) -> Result<Option<i8>, TableError> {
         TableSet::probe(self, board)
+    }
+
+    fn probe_within(&self, board: Board, alpha: i32, beta: i32) -> Result<Option<i8>, TableError> {
+        TableSet::probe_within(self, board, alpha, beta)
     }
 }
 

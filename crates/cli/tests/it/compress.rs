@@ -161,6 +161,61 @@ fn awari_and_kalah_compressed_read_the_same_in_both_formats_and_block_sizes() {
     }
 }
 
+/// A filled layer read in a window gives the value inside it and a true bound outside it
+/// (alpha-beta's fail-soft contract), with every layer below read the same way (none rebuilt
+/// whole), for awari and for Kalah, whose moves into the store give most of its don't-cares.
+#[test]
+fn a_filled_layer_read_in_a_window_gives_the_value_or_a_true_bound() {
+    use granary_tables::probe::UNBOUNDED;
+    for (game, max) in [
+        (&["oware", "--rules", "awari"][..], 11),
+        (&["kalah", "--rules", "standard"][..], 9),
+    ] {
+        let plain = tempfile::tempdir().unwrap();
+        build(plain.path(), game, max, 2);
+        let filled = tempfile::tempdir().unwrap();
+        copy_tables(plain.path(), filled.path());
+        compress(
+            filled.path(),
+            game,
+            &["--dont-cares", "filled", "--block-size", "64"],
+        );
+        let kind = kind_in(plain.path());
+        let plain = TableSet::new(plain.path(), kind);
+        let filled = TableSet::new(filled.path(), kind).with_filled_whole_entries(0);
+        for n in 0..=max {
+            let exact = plain.layer(n).unwrap();
+            assert!(filled.layer(n).unwrap().rebuilds_values(), "layer {n}");
+            let step = (exact.len() / 500).max(1) as usize;
+            for rank in (0..exact.len()).step_by(step) {
+                let board = exact.index().unrank(rank);
+                let v = i32::from(exact.value(rank));
+                assert_eq!(
+                    filled.probe(board).unwrap(),
+                    Some(v as i8),
+                    "layer {n} {rank}"
+                );
+                let bounds = [-UNBOUNDED, v - 3, v - 2, v - 1, v, v + 1, v + 2, UNBOUNDED];
+                for (i, &alpha) in bounds.iter().enumerate() {
+                    for &beta in &bounds[i + 1..] {
+                        let r = filled.probe_within(board, alpha, beta).unwrap().unwrap();
+                        let r = i32::from(r);
+                        let what =
+                            format!("layer {n} rank {rank} value {v} ({alpha}, {beta}): {r}");
+                        if r <= alpha {
+                            assert!(v <= r, "not an upper bound: {what}");
+                        } else if r >= beta {
+                            assert!(v >= r, "not a lower bound: {what}");
+                        } else {
+                            assert_eq!(r, v, "{what}");
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 #[test]
 fn a_set_mixing_plain_and_compressed_layers_answers_the_same() {
     let game = ["oware", "--rules", "awari"];
