@@ -7,17 +7,24 @@
 //! 3, with the same model, to the same model, index and length, and header where the checksum
 //! held).
 //!
+//! A layer with filled don't-cares (version 3, codec 3) of a small board (at most 3 pits, 12
+//! seeds) is opened over real layers below it, built once, as a table directory opens it: every
+//! read settles or fails with a named error, never a panic; rebuilt whole, its values hold the
+//! data checksum or the read is refused; and where they hold it, every settled read (in a window
+//! or not, by ranges) gives them.
+//!
 //! The first byte is flags, the file's bytes follow: bit 0 reseals the checksum of what lies
 //! between the header and the blocks (version 2: the block index; version 3: the model and the
 //! block index) and then the header's, so that changed code lengths and offsets reach the
 //! checks past them. The layer asked for is the one the header names.
 #![no_main]
 
+use std::collections::HashMap;
 use std::io::{Seek, Write};
 use std::path::{Path, PathBuf};
-use std::sync::{LazyLock, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 
-use granary_tables::coded::{Shape, valid_coded_block_entries};
+use granary_tables::coded::{CODEC_FILLED_HUFFMAN, Shape, valid_coded_block_entries};
 use granary_tables::compressed::{DEFAULT_LEVEL, WHOLE_ENTRIES, block_count, valid_block_entries};
 use granary_tables::format::{CODED_VERSION, COMPRESSED_VERSION, HEADER_LEN};
 use granary_tables::layer::parse_header;
@@ -268,6 +275,101 @@ fn compressed_again(layer: &Layer, kind: TableKind, seeds: u32, entries: &[u8], 
     std::fs::remove_dir_all(&dir).expect("the directory made for the copy");
 }
 
+/// The real layers `0..=max` of `kind` (built once, in memory where `/dev/shm` is), for a filled
+/// layer of `max + 1` seeds to open over.
+fn lower_layers(kind: TableKind, max: u32) -> Vec<Arc<Layer>> {
+    static BUILT: LazyLock<Mutex<HashMap<(String, u32), Vec<Arc<Layer>>>>> =
+        LazyLock::new(|| Mutex::new(HashMap::new()));
+    let mut built = BUILT
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    built
+        .entry((kind.name(), max))
+        .or_insert_with(|| {
+            let shm = Path::new("/dev/shm");
+            let dir = if shm.is_dir() {
+                tempfile::tempdir_in(shm)
+            } else {
+                tempfile::tempdir()
+            }
+            .expect("a directory for the layers below");
+            let options = granary_retrograde::BuildOptions {
+                threads: Some(1),
+                ..Default::default()
+            };
+            granary_retrograde::build_layers(dir.path(), kind, max, options, &())
+                .expect("the layers below build");
+            let set = granary_tables::TableSet::new(dir.path(), kind);
+            let layers = (0..=max)
+                .map(|n| Arc::new(Layer::open(&set.layer_path(n), kind, n).expect("a built layer")))
+                .collect();
+            // The maps stay valid with the files unlinked.
+            drop(dir);
+            layers
+        })
+        .clone()
+}
+
+/// A layer with filled don't-cares, opened over the real layers below it twice (every read
+/// settled from them, and rebuilt whole): reads never panic, the whole rebuild holds the data
+/// checksum or is refused, and where it holds, every read gives its values.
+fn filled_every_way(path: &Path, kind: TableKind, seeds: u32) {
+    let below = lower_layers(kind, seeds - 1);
+    let lower = |n: u32| Ok(Arc::clone(&below[n as usize]));
+    let Ok(settled) = Layer::open_over(path, kind, seeds, 0, &lower) else {
+        return;
+    };
+    let whole = Layer::open_over(path, kind, seeds, u64::MAX, &lower).expect("opened once");
+    assert!(settled.rebuilds_values() && whole.rebuilds_values());
+    let len = settled.len();
+    let mut values = vec![0u8; len as usize];
+    let Ok(()) = whole.read_range(0, &mut values) else {
+        // Blocks that do not decode, or values that fail the checksum: reads fail or settle.
+        assert!(settled.verify_checksum().is_err());
+        for i in [0, len / 2, len.saturating_sub(1)] {
+            if i < len {
+                let _ = settled.try_value(i);
+                let _ = settled.try_value_within(i, -1, 1);
+            }
+        }
+        return;
+    };
+    assert_eq!(crc32fast::hash(&values), settled.header().data_crc32.get());
+    settled
+        .verify_checksum()
+        .expect("values that hold the checksum");
+    let mut read = vec![0u8; len as usize];
+    settled.read_range(0, &mut read).expect("settled in order");
+    assert_eq!(read, values);
+    for (i, &v) in values.iter().enumerate() {
+        let v = i32::from(v as i8);
+        assert_eq!(settled.try_value(i as u64).map(i32::from).ok(), Some(v));
+        for (alpha, beta) in [
+            (v - 1, v + 1),
+            (v, v + 1),
+            (v - 1, v),
+            (v + 1, v + 3),
+            (v - 3, v - 1),
+        ] {
+            let r = i32::from(
+                settled
+                    .try_value_within(i as u64, alpha, beta)
+                    .expect("settles"),
+            );
+            assert!(
+                if r <= alpha {
+                    v <= r
+                } else if r >= beta {
+                    v >= r
+                } else {
+                    r == v
+                },
+                "entry {i}, value {v}, window ({alpha}, {beta}): {r}"
+            );
+        }
+    }
+}
+
 fuzz_target!(|data: &[u8]| {
     let Some((&flags, rest)) = data.split_first() else {
         return;
@@ -296,6 +398,12 @@ fuzz_target!(|data: &[u8]| {
     file.set_len(0).expect("the temporary file");
     file.rewind().expect("the temporary file");
     file.write_all(&bytes).expect("the temporary file");
+    if header.version.get() == CODED_VERSION && header.codec == CODEC_FILLED_HUFFMAN {
+        if (1..=12).contains(&seeds) && kind.pits <= 3 {
+            filled_every_way(path, kind, seeds);
+        }
+        return;
+    }
     if let Ok(layer) = Layer::open(path, kind, seeds) {
         read_every_way(&layer, kind, seeds, &bytes);
     }
