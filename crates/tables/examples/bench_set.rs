@@ -6,8 +6,11 @@
 //! thread, the layer's first 64 Mi entries at most). Every entry read is checked against
 //! version 1.
 //!
-//! `cargo run --release -p granary-tables --example bench_set -- PLAIN_ROOT PACKED_ROOT GAME LAYER...`
-//! (`GAME` the kind's directory name, e.g. `oware-6-awari`).
+//! `cargo run --release -p granary-tables --example bench_set -- [--in-order N] [--filled-whole N]
+//! PLAIN_ROOT PACKED_ROOT GAME LAYER...` (`GAME` the kind's directory name, e.g.
+//! `oware-6-awari`): `--in-order` the most entries read in order (64 Mi by default; 0 reads
+//! none), `--filled-whole` the size up to which filled layers are rebuilt whole
+//! (`TableSet::with_filled_whole_entries`).
 
 use std::path::Path;
 use std::time::Instant;
@@ -23,12 +26,23 @@ const RUN: usize = 1 << 22;
 const IN_ORDER: usize = 1 << 26;
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut args: Vec<String> = std::env::args().skip(1).collect();
+    let mut option = |name: &str| {
+        let at = args.iter().position(|a| a == name)?;
+        let value = args.remove(at + 1);
+        args.remove(at);
+        Some(value.parse::<u64>().expect("a number of entries"))
+    };
+    let in_order = option("--in-order").map_or(IN_ORDER, |n| n as usize);
+    let filled_whole = option("--filled-whole");
     let (plain_root, packed_root, game) = (Path::new(&args[0]), Path::new(&args[1]), &args[2]);
     let (kind, _) =
         kind_of(&plain_root.join(game).join("layer-000.tbl")).expect("a version 1 layer 0");
     let plain = TableSet::new(plain_root, kind);
-    let packed = TableSet::new(packed_root, kind);
+    let mut packed = TableSet::new(packed_root, kind);
+    if let Some(entries) = filled_whole {
+        packed = packed.with_filled_whole_entries(entries);
+    }
     let one = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
@@ -70,7 +84,7 @@ fn main() {
             let mut buf = vec![0u8; RUN];
             let start = Instant::now();
             let mut first = 0usize;
-            let end = raw.len().min(IN_ORDER);
+            let end = raw.len().min(in_order);
             while first < end {
                 let n = RUN.min(end - first);
                 layer
@@ -81,15 +95,19 @@ fn main() {
             }
             (end, start.elapsed().as_secs_f64())
         });
+        let in_order = if read == 0 {
+            "-".to_string()
+        } else {
+            format!("{:.1}", read as f64 / read_s / 1e6)
+        };
         println!(
-            "| {seeds} | {}, {}, {} | {:.3} | {:.2} / {:.2} µs | {:.1} |",
+            "| {seeds} | {}, {}, {} | {:.3} | {:.2} / {:.2} µs | {in_order} |",
             header.version.get(),
             header.codec,
             header.block_entries.get(),
             8.0 * bytes as f64 / raw.len() as f64,
             times[LOOKUPS / 2],
             times[LOOKUPS * 99 / 100],
-            read as f64 / read_s / 1e6,
         );
     }
 }
