@@ -138,22 +138,34 @@ pub fn settle<R: Rules>(
         return Ok(terminal_value(rules, pos));
     }
     let pits = rules.pits();
+    // The moves into lower layers (a move set holds at most 8), largest gain first: the move
+    // likeliest to be best is read first, and its value cuts the others' reads short.
+    let mut lower_moves = [(0i32, false, *pos); 8];
+    let mut count = 0;
+    for lane in moves.iter() {
+        let child = rules.play(pos, lane);
+        if child.board.seeds(pits) < seeds {
+            let (gain, again) = pos.move_gain(&child);
+            lower_moves[count] = (gain, again, child);
+            count += 1;
+        }
+    }
+    let lower_moves = &mut lower_moves[..count];
+    lower_moves.sort_unstable_by_key(|&(gain, _, _)| std::cmp::Reverse(gain));
     let mut best = i32::from(entry);
     let mut alpha = alpha;
-    for lane in moves.iter() {
+    for (gain, again, child) in lower_moves.iter() {
         if best >= beta {
             break;
         }
         alpha = alpha.max(best);
-        let child = rules.play(pos, lane);
-        if child.board.seeds(pits) >= seeds {
-            continue;
-        }
-        let (gain, again) = pos.move_gain(&child);
         // The child's window: the values at which this move would land inside ours.
-        let (a, b) = (undo_exit(gain, again, alpha), undo_exit(gain, again, beta));
-        let child_value = position_value_within(lower, rules, &child, a.min(b), a.max(b))?;
-        best = best.max(exit_value(gain, again, child_value));
+        let (a, b) = (
+            undo_exit(*gain, *again, alpha),
+            undo_exit(*gain, *again, beta),
+        );
+        let child_value = position_value_within(lower, rules, child, a.min(b), a.max(b))?;
+        best = best.max(exit_value(*gain, *again, child_value));
     }
     Ok(best)
 }
