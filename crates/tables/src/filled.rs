@@ -115,7 +115,7 @@ pub fn guarantee<R: Rules>(
 /// The value of `pos`, a position of layer `seeds` whose stored entry is `entry`, or a bound on
 /// it outside the window `(alpha, beta)` (fail-soft, as [`Values::probe_within`]): `max(entry,
 /// g)` (the contract) searched as alpha-beta searches a maximum, the entry first, then each
-/// move into a lower layer with its own window, read through `lower`.
+/// move into a lower layer (largest gain first) with its own window, read through `lower`.
 ///
 /// The entry is exact or a lower bound, so a move whose child's bound already shows it gains no
 /// more than the best so far costs one read: a position settles after reading its entry and
