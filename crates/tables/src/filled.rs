@@ -32,7 +32,7 @@
 use std::sync::OnceLock;
 
 use granary_index::LayerIndex;
-use granary_rules::{Engine, Position, Rules, exit_value, undo_exit};
+use granary_rules::{Engine, MoveSet, Position, Rules, exit_value, undo_exit};
 use rayon::prelude::*;
 
 use crate::coded::Coded;
@@ -83,6 +83,37 @@ impl Guarantee {
     }
 }
 
+/// The moves of a position into layers below its own (a move set holds at most 8): each
+/// child, with the mover's gain and whether the mover plays again, largest gain first.
+struct LowerMoves {
+    moves: [(i32, bool, Position); 8],
+    count: usize,
+}
+
+impl LowerMoves {
+    /// The moves among `moves` of `pos`, a position of layer `seeds`, into lower layers.
+    fn of<R: Rules>(rules: &R, pos: &Position, moves: MoveSet, seeds: u32) -> LowerMoves {
+        let mut lower = LowerMoves {
+            moves: [(0, false, *pos); 8],
+            count: 0,
+        };
+        for lane in moves.iter() {
+            let child = rules.play(pos, lane);
+            if child.board.seeds(rules.pits()) < seeds {
+                let (gain, again) = pos.move_gain(&child);
+                lower.moves[lower.count] = (gain, again, child);
+                lower.count += 1;
+            }
+        }
+        lower.moves[..lower.count].sort_unstable_by_key(|&(gain, _, _)| std::cmp::Reverse(gain));
+        lower
+    }
+
+    fn as_slice(&self) -> &[(i32, bool, Position)] {
+        &self.moves[..self.count]
+    }
+}
+
 /// What the moves of `pos` (a position of layer `seeds`) guarantee, from the values of the
 /// layers below, which `lower` reads.
 ///
@@ -98,16 +129,10 @@ pub fn guarantee<R: Rules>(
     if moves.is_empty() {
         return Ok(Guarantee::Finished(terminal_value(rules, pos)));
     }
-    let pits = rules.pits();
     let mut best = None;
-    for lane in moves.iter() {
-        let child = rules.play(pos, lane);
-        if child.board.seeds(pits) < seeds {
-            let (gain, again) = pos.move_gain(&child);
-            let value =
-                granary_rules::exit_value(gain, again, position_value(lower, rules, &child)?);
-            best = Some(best.map_or(value, |b: i32| b.max(value)));
-        }
+    for &(gain, again, child) in LowerMoves::of(rules, pos, moves, seeds).as_slice() {
+        let value = exit_value(gain, again, position_value(lower, rules, &child)?);
+        best = Some(best.map_or(value, |b: i32| b.max(value)));
     }
     Ok(Guarantee::Lower(best))
 }
@@ -137,24 +162,12 @@ pub fn settle<R: Rules>(
     if moves.is_empty() {
         return Ok(terminal_value(rules, pos));
     }
-    let pits = rules.pits();
-    // The moves into lower layers (a move set holds at most 8), largest gain first: the move
-    // likeliest to be best is read first, and its value cuts the others' reads short.
-    let mut lower_moves = [(0i32, false, *pos); 8];
-    let mut count = 0;
-    for lane in moves.iter() {
-        let child = rules.play(pos, lane);
-        if child.board.seeds(pits) < seeds {
-            let (gain, again) = pos.move_gain(&child);
-            lower_moves[count] = (gain, again, child);
-            count += 1;
-        }
-    }
-    let lower_moves = &mut lower_moves[..count];
-    lower_moves.sort_unstable_by_key(|&(gain, _, _)| std::cmp::Reverse(gain));
+    // Largest gain first: the move likeliest to be best is read first, and its value cuts the
+    // others' reads short.
+    let lower_moves = LowerMoves::of(rules, pos, moves, seeds);
     let mut best = i32::from(entry);
     let mut alpha = alpha;
-    for (gain, again, child) in lower_moves.iter() {
+    for (gain, again, child) in lower_moves.as_slice() {
         if best >= beta {
             break;
         }

@@ -66,17 +66,10 @@ impl Values for Below {
 
     fn probe_within(&self, board: Board, alpha: i32, beta: i32) -> Result<Option<i8>, TableError> {
         let seeds = board.seeds(self.pits);
-        let layer = self
-            .layers
+        self.layers
             .get(seeds as usize)
-            .ok_or(TableError::Index(granary_index::IndexError::Seeds(seeds)))?;
-        let index = layer.index();
-        if !index.contains(board) {
-            return Ok(None);
-        }
-        layer
-            .try_value_within(index.rank(board), alpha, beta)
-            .map(Some)
+            .ok_or(TableError::Index(granary_index::IndexError::Seeds(seeds)))?
+            .probe_within(board, alpha, beta)
     }
 }
 
@@ -562,6 +555,24 @@ impl Layer {
             Storage::Filled(filled) => filled.value_within(&self.index, index, alpha, beta),
             _ => self.try_value(index),
         }
+    }
+
+    /// [`Layer::try_value_within`] of a layout of this layer, or `None` if the index leaves it
+    /// out.
+    ///
+    /// # Errors
+    /// [`TableError::Corrupt`] naming the file and the block.
+    pub(crate) fn probe_within(
+        &self,
+        board: Board,
+        alpha: i32,
+        beta: i32,
+    ) -> Result<Option<i8>, TableError> {
+        if !self.index.contains(board) {
+            return Ok(None);
+        }
+        self.try_value_within(self.index.rank(board), alpha, beta)
+            .map(Some)
     }
 
     /// Starts loading the entry of rank `index` into the cache (a search asks for several at

@@ -106,14 +106,8 @@ impl TableSet {
         alpha: i32,
         beta: i32,
     ) -> Result<Option<i8>, TableError> {
-        let layer = self.layer(board.seeds(self.kind.pits))?;
-        let index = layer.index();
-        if !index.contains(board) {
-            return Ok(None);
-        }
-        layer
-            .try_value_within(index.rank(board), alpha, beta)
-            .map(Some)
+        self.layer(board.seeds(self.kind.pits))?
+            .probe_within(board, alpha, beta)
     }
 
     /// Takes this kind's write lock (`<dir>/.lock`, an advisory file lock, released when the
