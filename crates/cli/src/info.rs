@@ -7,8 +7,10 @@ use crate::error::CliResult;
 
 pub fn run(args: &InfoArgs) -> CliResult {
     let tablebase = args.dir.tablebase_creating_default()?;
+    // Bottom up: a filled layer's values, counted, stay for the layers above that read them.
+    let mut layers = tablebase.bottom_up(None)?;
     let mut by_dir: BTreeMap<String, Vec<std::path::PathBuf>> = BTreeMap::new();
-    for path in tablebase.table_files()? {
+    for path in layers.files().to_vec() {
         let name = path
             .parent()
             .and_then(|p| p.file_name())
@@ -29,7 +31,7 @@ pub fn run(args: &InfoArgs) -> CliResult {
             "  layer      positions        bytes format bits/pos        wins       draws      losses"
         );
         for path in files {
-            match tablebase.layer_stats(&path, args.histogram) {
+            match layers.layer_stats(&path, args.histogram) {
                 Ok(s) => {
                     let count = |keep: fn(i8) -> bool| {
                         s.count(keep)
@@ -66,7 +68,7 @@ pub fn run(args: &InfoArgs) -> CliResult {
     }
     if uncounted {
         println!(
-            "-: a layer with filled don't-cares (3+fill) has its values counted with --histogram only (each rebuilt: minutes for a large layer)"
+            "-: a layer with filled don't-cares (3+fill) has its values counted with --histogram only (each rebuilt from the layers below)"
         );
     }
     Ok(())

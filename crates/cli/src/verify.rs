@@ -5,7 +5,7 @@ use crate::error::{CliError, CliResult};
 
 pub fn run(args: &VerifyArgs) -> CliResult {
     let tablebase = args.dir.existing_tablebase()?;
-    let checks = tablebase.verify(args.sample, |check| match &check.result {
+    let checks = tablebase.verify(args.sample, args.memory, |check| match &check.result {
         Ok(c) => println!(
             "ok   {} ({} entries, {} re-checked)",
             check.path.display(),

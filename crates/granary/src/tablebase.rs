@@ -11,10 +11,11 @@ use std::sync::{Arc, Mutex};
 use granary_index::LayerIndex;
 use granary_tables::format::HEADER_LEN;
 use granary_tables::verify::{LayerCheck, kind_of, verify_layer};
-use granary_tables::{TableError, TableKind, TableSet};
+use granary_tables::{TableError, TableKind, TableSet, filled};
 use serde::Serialize;
 
 use crate::error::{DirectoryError, Error};
+use crate::machine::Machine;
 
 /// The directory tables go to when neither a directory nor `$GRANARY_TABLES` is given,
 /// relative to the working directory.
@@ -36,6 +37,27 @@ pub fn layer_positions(kind: TableKind, seeds: u32) -> u64 {
 #[must_use]
 pub fn layer_bytes(kind: TableKind, seeds: u32) -> u64 {
     layer_positions(kind, seeds).saturating_add(HEADER_LEN as u64)
+}
+
+/// The layer a file's name gives (`layer-NNN.tbl`).
+fn layer_number(path: &Path) -> Option<u32> {
+    path.file_stem()?
+        .to_str()?
+        .strip_prefix("layer-")?
+        .parse()
+        .ok()
+}
+
+/// The largest layer size whose layers, with every smaller one of `sizes`, take at most `memory`
+/// bytes at one a position; at least [`filled::WHOLE_ENTRIES`], what any set keeps whole.
+fn whole_entries(sizes: &[u64], memory: u64) -> u64 {
+    sizes
+        .iter()
+        .filter(|&&size| {
+            let held: u64 = sizes.iter().filter(|&&s| s <= size).sum();
+            held <= memory
+        })
+        .fold(filled::WHOLE_ENTRIES, |fit, &size| fit.max(size))
 }
 
 /// One kind's tables as found on disk.
@@ -61,7 +83,7 @@ pub struct FileCheck {
     pub result: Result<LayerCheck, TableError>,
 }
 
-/// The value counts of one layer file, from [`Tablebase::layer_stats`].
+/// The value counts of one layer file, from [`BottomUp::layer_stats`].
 #[derive(Clone, Debug)]
 pub struct LayerStats {
     pub kind: TableKind,
@@ -74,7 +96,7 @@ pub struct LayerStats {
     /// below at every read).
     pub filled: bool,
     /// Positions by value, indexed by the value's byte (`value as u8`); `None` where they were
-    /// not counted (a filled layer, unless asked for: [`Tablebase::layer_stats`]).
+    /// not counted (a filled layer, unless asked for: [`BottomUp::layer_stats`]).
     pub histogram: Option<Box<[u64; 256]>>,
 }
 
@@ -205,12 +227,7 @@ impl Tablebase {
             let mut found: Vec<(u32, u64)> = files
                 .iter()
                 .filter_map(|p| {
-                    let seeds = p
-                        .file_stem()?
-                        .to_str()?
-                        .strip_prefix("layer-")?
-                        .parse()
-                        .ok()?;
+                    let seeds = layer_number(p)?;
                     let meta = std::fs::metadata(p)
                         .ok()
                         .filter(std::fs::Metadata::is_file)?;
@@ -247,28 +264,45 @@ impl Tablebase {
         (0..=max).try_for_each(|n| set.layer(n)?.verify_checksum())
     }
 
+    /// Every table file, read bottom up through [`BottomUp`], whose memory is `memory` bytes
+    /// (`None`: half the memory available).
+    ///
+    /// # Errors
+    /// If the root exists but cannot be read.
+    pub fn bottom_up(&self, memory: Option<u64>) -> Result<BottomUp<'_>, Error> {
+        Ok(BottomUp {
+            root: &self.root,
+            files: self.table_files()?,
+            memory: memory.unwrap_or_else(|| Machine::detect(&self.root).available_memory / 2),
+            open: None,
+        })
+    }
+
     /// Checks every table file: header, length, checksum, value range, and `sample` entries a
-    /// layer recomputed from their children. Calls `each` as each file is done.
+    /// layer recomputed from their children, bottom up ([`Tablebase::bottom_up`]: the checked
+    /// values of filled layers kept for the layers above within `memory`). Calls `each` as each
+    /// file is done.
     ///
     /// # Errors
     /// If the root cannot be read. Bad files are results, not errors.
     pub fn verify(
         &self,
         sample: u64,
+        memory: Option<u64>,
         mut each: impl FnMut(&FileCheck),
     ) -> Result<Vec<FileCheck>, Error> {
+        let mut files = self.bottom_up(memory)?;
         let mut checks = Vec::new();
-        for path in self.table_files()? {
-            let result = kind_of(&path).and_then(|(kind, seeds)| {
-                let set = TableSet::new(&self.root, kind);
+        for path in files.files().to_vec() {
+            let result = files.open(&path).and_then(|(set, seeds)| {
                 if set.layer_path(seeds) != path {
                     return Err(TableError::Mismatch {
                         path: path.clone(),
                         expected: format!("the file name {}", set.layer_path(seeds).display()),
-                        found: format!("{} layer {seeds}", kind.name()),
+                        found: format!("{} layer {seeds}", set.kind().name()),
                     });
                 }
-                verify_layer(&set, seeds, sample)
+                verify_layer(set, seeds, sample)
             });
             let check = FileCheck { path, result };
             each(&check);
@@ -276,16 +310,69 @@ impl Tablebase {
         }
         Ok(checks)
     }
+}
+
+/// The table files under a root, read bottom up: one [`TableSet`] a kind, open while that
+/// kind's files are read (sorted paths of `<kind>/layer-NNN.tbl`: a kind's files together, in
+/// order of layers), in which the values of layers with filled don't-cares, once rebuilt and
+/// checked, stay in memory for the layers above, whose every read settles values from them.
+/// The smallest layers are kept first, as many as the memory holds at a byte a position,
+/// counting every layer of the kind present of that size or less.
+#[derive(Debug)]
+pub struct BottomUp<'a> {
+    root: &'a Path,
+    files: Vec<PathBuf>,
+    memory: u64,
+    open: Option<TableSet>,
+}
+
+impl BottomUp<'_> {
+    /// Every `*.tbl` file, sorted ([`Tablebase::table_files`]).
+    #[must_use]
+    pub fn files(&self) -> &[PathBuf] {
+        &self.files
+    }
+
+    /// The set of the kind the header of the file at `path` names, to read it through, and
+    /// the layer it says it is (the file name is not checked against it): the set of the file
+    /// before it where that is of the same kind, else a new one.
+    ///
+    /// # Errors
+    /// If the header is unreadable or names no known game.
+    pub fn open(&mut self, path: &Path) -> Result<(&TableSet, u32), TableError> {
+        let (kind, seeds) = kind_of(path)?;
+        let set = match self.open.take() {
+            Some(set) if set.kind() == kind => set,
+            previous => {
+                // The previous kind's values go before the next kind's are read.
+                drop(previous);
+                let set = TableSet::new(self.root, kind);
+                let sizes: Vec<u64> = self
+                    .files
+                    .iter()
+                    .filter(|p| p.parent() == Some(set.dir()))
+                    .filter_map(|p| layer_number(p))
+                    .map(|n| layer_positions(kind, n))
+                    .collect();
+                set.with_filled_whole_entries(whole_entries(&sizes, self.memory))
+            }
+        };
+        Ok((self.open.insert(set), seeds))
+    }
 
     /// What the table file at `path` is, and its value counts: every layer's, or with
     /// `count_filled` false, every layer's but one with filled don't-cares (counting rebuilds
-    /// every value: minutes for a large layer).
+    /// every value).
     ///
     /// # Errors
     /// What is wrong with the file.
-    pub fn layer_stats(&self, path: &Path, count_filled: bool) -> Result<LayerStats, TableError> {
-        let (kind, seeds) = kind_of(path)?;
-        let set = TableSet::new(&self.root, kind);
+    pub fn layer_stats(
+        &mut self,
+        path: &Path,
+        count_filled: bool,
+    ) -> Result<LayerStats, TableError> {
+        let (set, seeds) = self.open(path)?;
+        let kind = set.kind();
         let layer = set.layer(seeds)?;
         let histogram = if count_filled || !layer.rebuilds_values() {
             let mut histogram = Box::new([0u64; 256]);
@@ -364,5 +451,25 @@ mod tests {
             err.ends_with(": not a directory: give the directory the tables are in"),
             "{err}"
         );
+    }
+
+    /// The layers kept whole are the smallest, as many as the memory holds, and never fewer
+    /// than any set keeps.
+    #[test]
+    fn a_verify_keeps_the_smallest_layers_whole_within_its_memory() {
+        let least = filled::WHOLE_ENTRIES;
+        let sizes = [least, 4 * least, 2 * least, 8 * least, 4 * least];
+        // Memory for the layer of `least` entries and the one of twice as many, not for both
+        // of 4: a layer of that size is kept only with every other of its size.
+        for memory in [3 * least, 10 * least] {
+            assert_eq!(whole_entries(&sizes, memory), 2 * least, "{memory}");
+        }
+        assert_eq!(whole_entries(&sizes, 11 * least), 4 * least);
+        assert_eq!(whole_entries(&sizes, 19 * least), 8 * least);
+        assert_eq!(whole_entries(&sizes, u64::MAX), 8 * least);
+        // With no memory to spare, or only large layers, a set's own small ones.
+        assert_eq!(whole_entries(&sizes, 0), least);
+        assert_eq!(whole_entries(&[8 * least], 7 * least), least);
+        assert_eq!(whole_entries(&[], 0), least);
     }
 }

@@ -274,6 +274,16 @@ impl Filled {
             out.copy_from_slice(&whole[first as usize..first as usize + out.len()]);
             return Ok(());
         }
+        self.rebuild_range(index, first, out)
+    }
+
+    /// [`Filled::read_range`] from the coded entries, whatever the layer's size.
+    fn rebuild_range(
+        &self,
+        index: &LayerIndex,
+        first: u64,
+        out: &mut [u8],
+    ) -> Result<(), TableError> {
         if out.len() <= RUN {
             self.coded.read_range(first, out)?;
             return self.rebuild(index, first, out);
@@ -311,7 +321,7 @@ impl Filled {
         parallel: bool,
     ) -> Result<(), TableError> {
         if parallel {
-            self.read_range(index, 0, out)?;
+            self.rebuild_range(index, 0, out)?;
         } else {
             self.coded.read_range(0, out)?;
             self.rebuild(index, 0, out)?;
@@ -325,13 +335,15 @@ impl Filled {
         Ok(())
     }
 
-    /// The values of a small layer, rebuilt whole and checked on first use.
+    /// The values of a layer of at most `whole_entries` entries, rebuilt whole and checked on
+    /// first use: on this thread up to [`WHOLE_ENTRIES`] entries (a first lookup's pause), else
+    /// shared among rayon's threads (a reader that keeps large layers whole, such as `verify`).
     fn whole(&self, index: &LayerIndex) -> Result<&[u8], TableError> {
         if let Some(whole) = self.whole.get() {
             return Ok(whole);
         }
         let mut data = vec![0u8; index.size() as usize].into_boxed_slice();
-        self.decode_all(index, &mut data, false)?;
+        self.decode_all(index, &mut data, index.size() > WHOLE_ENTRIES)?;
         Ok(self.whole.get_or_init(|| data))
     }
 }

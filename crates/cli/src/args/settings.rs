@@ -90,7 +90,7 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     let n: u64 = number.trim().parse().map_err(|_| bad())?;
     let bytes = n.checked_mul(1 << shift).ok_or_else(bad)?;
     if bytes < 1 << 20 {
-        return Err(format!("`{text}`: a build needs at least 1M of memory"));
+        return Err(format!("`{text}`: give at least 1M of memory"));
     }
     Ok(bytes)
 }

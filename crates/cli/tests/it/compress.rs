@@ -424,6 +424,57 @@ fn a_filled_layer_over_a_damaged_or_missing_layer_below_is_a_one_line_error_nami
     );
 }
 
+/// `verify` keeps the checked values of filled layers for the layers above within `--memory`:
+/// with the smallest layers only (at most 1 Mi entries, what any set keeps) or with every layer,
+/// awari's layer 12 (1.3 M entries) decoded whole on rayon's threads, it passes the good set and
+/// names a layer whose values a damaged block changed.
+#[test]
+fn verify_keeps_filled_layers_in_memory_within_its_budget_and_still_finds_a_damaged_one() {
+    let game = ["oware", "--rules", "awari"];
+    let dir = tempfile::tempdir().unwrap();
+    build(dir.path(), &game, 12, 2);
+    compress(dir.path(), &game, &[]);
+    let root = dir.path().to_str().unwrap();
+    let set = TableSet::new(dir.path(), kind_in(dir.path()));
+    let layer = set.layer_path(12);
+    assert_eq!(set.layer(12).unwrap().header().codec, 3);
+    let verify = |memory: &str| granary(&["verify", "--dir", root, "--memory", memory]);
+    for memory in ["1M", "1G"] {
+        let out = verify(memory);
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        assert!(stdout.contains("all 13 table files are good"), "{stdout}");
+    }
+    // A byte of a block in the middle of layer 12 flipped until its values change but every
+    // block still decodes (a lookup cannot tell; only the data checksum can).
+    let values = || {
+        let set = TableSet::new(dir.path(), kind_in(dir.path()));
+        let layer = set.layer(12).unwrap();
+        let mut values = vec![0u8; layer.index().size() as usize];
+        layer.read_range(0, &mut values).ok().map(|()| values)
+    };
+    let (good, good_values) = (std::fs::read(&layer).unwrap(), values().unwrap());
+    let damaged = (0..64)
+        .map(|k| {
+            let mut bytes = good.clone();
+            bytes[good.len() / 2 + k] ^= 0x10;
+            bytes
+        })
+        .find(|bytes| {
+            std::fs::write(&layer, bytes).unwrap();
+            values().is_some_and(|v| v != good_values)
+        })
+        .expect("a byte whose flip still decodes, to other values");
+    std::fs::write(&layer, &damaged).unwrap();
+    for memory in ["1M", "1G"] {
+        let out = verify(memory);
+        assert_eq!(out.status.code(), Some(2), "{memory}");
+        let stdout = String::from_utf8_lossy(&out.stdout);
+        let bad: Vec<&str> = stdout.lines().filter(|l| l.starts_with("BAD")).collect();
+        assert_eq!(bad.len(), 1, "{memory}: {stdout}");
+        assert!(bad[0].contains("layer-012.tbl"), "{stdout}");
+    }
+}
+
 #[test]
 fn a_compressed_kalah_set_solves_to_the_same_value() {
     let dir = tempfile::tempdir().unwrap();
