@@ -30,6 +30,7 @@ pub fn run(args: &ServeArgs) -> CliResult {
     }
     config.search_seconds = args.search_seconds;
     config.prepare_seeds = (args.prepare > 0).then_some(args.prepare);
+    config.filled_memory = args.filled_memory.unwrap_or(0);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime
         .block_on(granary_server::serve(config, |addr| {

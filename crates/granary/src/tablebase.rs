@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use granary_index::LayerIndex;
 use granary_tables::format::HEADER_LEN;
 use granary_tables::verify::{LayerCheck, kind_of, verify_layer};
-use granary_tables::{TableError, TableKind, TableSet, filled};
+use granary_tables::{TableError, TableKind, TableSet};
 use serde::Serialize;
 
 use crate::error::{DirectoryError, Error};
@@ -48,16 +48,17 @@ fn layer_number(path: &Path) -> Option<u32> {
         .ok()
 }
 
-/// The largest layer size whose layers, with every smaller one of `sizes`, take at most `memory`
-/// bytes at one a position; at least [`filled::WHOLE_ENTRIES`], what any set keeps whole.
-fn whole_entries(sizes: &[u64], memory: u64) -> u64 {
-    sizes
-        .iter()
-        .filter(|&&size| {
-            let held: u64 = sizes.iter().filter(|&&s| s <= size).sum();
-            held <= memory
-        })
-        .fold(filled::WHOLE_ENTRIES, |fit, &size| fit.max(size))
+/// Holds the values of layer `seeds` of `set` in memory ([`granary_tables::Layer::hold_values`])
+/// if its don't-cares are filled, it does not hold them yet, and they fit beside the `held`
+/// bytes within `memory` (then counted in `held`).
+fn hold_within(set: &TableSet, seeds: u32, held: &mut u64, memory: u64) -> Result<(), TableError> {
+    let layer = set.layer(seeds)?;
+    let size = layer.index().size();
+    if layer.rebuilds_values() && !layer.holds_values() && held.saturating_add(size) <= memory {
+        layer.hold_values()?;
+        *held += size;
+    }
+    Ok(())
 }
 
 /// One kind's tables as found on disk.
@@ -255,13 +256,43 @@ impl Tablebase {
     }
 
     /// Opens layers `0..=max` of `kind` and checks their data checksums (reads every byte; a
-    /// plain open reads headers only).
+    /// plain open reads headers only), bottom up through a set of their own, dropped after, in
+    /// which the checked values of filled layers stay for the layers above within half the
+    /// memory available (as [`Tablebase::verify`]'s).
     ///
     /// # Errors
     /// The first layer missing, foreign or corrupt.
     pub fn verify_checksums(&self, kind: TableKind, max: u32) -> Result<(), TableError> {
-        let set = self.tables(kind);
-        (0..=max).try_for_each(|n| set.layer(n)?.verify_checksum())
+        let memory = Machine::detect(&self.root).available_memory / 2;
+        let set = TableSet::new(&self.root, kind);
+        let mut held = 0;
+        (0..=max).try_for_each(|n| {
+            hold_within(&set, n, &mut held, memory)?;
+            set.layer(n)?.verify_checksum()
+        })
+    }
+
+    /// Holds in memory the values of the layers with filled don't-cares of every complete kind
+    /// present ([`granary_tables::Layer::hold_values`]), through the sets that
+    /// [`Tablebase::tables`] shares, each kind's from the bottom up, as many as `memory` bytes
+    /// hold at a byte a position: the lookups of a long-lived reader (a server) then read them
+    /// directly, and the layers above them settle from them. Lookups meanwhile settle values as
+    /// before. The bytes held.
+    ///
+    /// # Errors
+    /// If the root cannot be read, or a layer to hold is damaged or unreadable.
+    pub fn hold_filled(&self, memory: u64) -> Result<u64, Error> {
+        let mut held = 0;
+        for present in self.present()? {
+            let Some(top) = present.complete_up_to else {
+                continue;
+            };
+            let set = self.tables(present.kind);
+            for n in 0..=top {
+                hold_within(&set, n, &mut held, memory)?;
+            }
+        }
+        Ok(held)
     }
 
     /// Every table file, read bottom up through [`BottomUp`], whose memory is `memory` bytes
@@ -274,6 +305,7 @@ impl Tablebase {
             root: &self.root,
             files: self.table_files()?,
             memory: memory.unwrap_or_else(|| Machine::detect(&self.root).available_memory / 2),
+            held: 0,
             open: None,
         })
     }
@@ -314,15 +346,17 @@ impl Tablebase {
 
 /// The table files under a root, read bottom up: one [`TableSet`] a kind, open while that
 /// kind's files are read (sorted paths of `<kind>/layer-NNN.tbl`: a kind's files together, in
-/// order of layers), in which the values of layers with filled don't-cares, once rebuilt and
-/// checked, stay in memory for the layers above, whose every read settles values from them.
-/// The smallest layers are kept first, as many as the memory holds at a byte a position,
-/// counting every layer of the kind present of that size or less.
+/// order of layers), in which the values of each layer with filled don't-cares are rebuilt,
+/// checked and held in memory as it is opened, for its own reads and the layers above, whose
+/// every read settles values from it: the lowest layers (the smallest), as many as the memory
+/// holds at a byte a position.
 #[derive(Debug)]
 pub struct BottomUp<'a> {
     root: &'a Path,
     files: Vec<PathBuf>,
     memory: u64,
+    /// Bytes of values held in the open set.
+    held: u64,
     open: Option<TableSet>,
 }
 
@@ -335,10 +369,12 @@ impl BottomUp<'_> {
 
     /// The set of the kind the header of the file at `path` names, to read it through, and
     /// the layer it says it is (the file name is not checked against it): the set of the file
-    /// before it where that is of the same kind, else a new one.
+    /// before it where that is of the same kind, else a new one. A layer with filled
+    /// don't-cares, named as it should be, has its values held within the memory.
     ///
     /// # Errors
-    /// If the header is unreadable or names no known game.
+    /// If the header is unreadable or names no known game; for a layer whose values are held,
+    /// what is wrong with it or a layer below.
     pub fn open(&mut self, path: &Path) -> Result<(&TableSet, u32), TableError> {
         let (kind, seeds) = kind_of(path)?;
         let set = match self.open.take() {
@@ -346,18 +382,15 @@ impl BottomUp<'_> {
             previous => {
                 // The previous kind's values go before the next kind's are read.
                 drop(previous);
-                let set = TableSet::new(self.root, kind);
-                let sizes: Vec<u64> = self
-                    .files
-                    .iter()
-                    .filter(|p| p.parent() == Some(set.dir()))
-                    .filter_map(|p| layer_number(p))
-                    .map(|n| layer_positions(kind, n))
-                    .collect();
-                set.with_filled_whole_entries(whole_entries(&sizes, self.memory))
+                self.held = 0;
+                TableSet::new(self.root, kind)
             }
         };
-        Ok((self.open.insert(set), seeds))
+        let set = self.open.insert(set);
+        if set.layer_path(seeds) == path {
+            hold_within(set, seeds, &mut self.held, self.memory)?;
+        }
+        Ok((set, seeds))
     }
 
     /// What the table file at `path` is, and its value counts: every layer's, or with
@@ -451,25 +484,5 @@ mod tests {
             err.ends_with(": not a directory: give the directory the tables are in"),
             "{err}"
         );
-    }
-
-    /// The layers kept whole are the smallest, as many as the memory holds, and never fewer
-    /// than any set keeps.
-    #[test]
-    fn a_verify_keeps_the_smallest_layers_whole_within_its_memory() {
-        let least = filled::WHOLE_ENTRIES;
-        let sizes = [least, 4 * least, 2 * least, 8 * least, 4 * least];
-        // Memory for the layer of `least` entries and the one of twice as many, not for both
-        // of 4: a layer of that size is kept only with every other of its size.
-        for memory in [3 * least, 10 * least] {
-            assert_eq!(whole_entries(&sizes, memory), 2 * least, "{memory}");
-        }
-        assert_eq!(whole_entries(&sizes, 11 * least), 4 * least);
-        assert_eq!(whole_entries(&sizes, 19 * least), 8 * least);
-        assert_eq!(whole_entries(&sizes, u64::MAX), 8 * least);
-        // With no memory to spare, or only large layers, a set's own small ones.
-        assert_eq!(whole_entries(&sizes, 0), least);
-        assert_eq!(whole_entries(&[8 * least], 7 * least), least);
-        assert_eq!(whole_entries(&[], 0), least);
     }
 }

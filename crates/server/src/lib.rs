@@ -94,6 +94,10 @@ pub struct Config {
     /// Kalah(6)'s layers up to this many seeds, both capture rules, built in the background
     /// when serving begins where they are missing ([`prepare`]); `None`: nothing is built.
     pub prepare_seeds: Option<u32>,
+    /// Bytes of memory for the values of layers with filled don't-cares, held from the bottom
+    /// up by a thread of their own as serving begins ([`granary::Tablebase::hold_filled`]): the
+    /// layers above then read them directly. 0: none held, every read settles.
+    pub filled_memory: u64,
 }
 
 impl Config {
@@ -102,7 +106,7 @@ impl Config {
     /// answers kept, 32 jobs queued or running, cancelled after 60 s unasked about, 256
     /// reviews kept, the engine's estimates of a reviewed ply beyond the exact reach in
     /// [`granary::review::ESTIMATE_TIME`], nothing built in the background (`granary serve`
-    /// builds [`prepare::REVIEW_SEEDS`]).
+    /// builds [`prepare::REVIEW_SEEDS`]), no filled layer's values held.
     #[must_use]
     pub fn new(dir: PathBuf) -> Config {
         let cores = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
@@ -122,6 +126,7 @@ impl Config {
                 granary::review::ESTIMATE_TIME,
             )),
             prepare_seeds: None,
+            filled_memory: 0,
         }
     }
 }
@@ -217,11 +222,35 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
     let state = state(&config);
     tokio::spawn(sweep(Arc::clone(&state)));
     prepare::start(&state, config.prepare_seeds);
+    hold_filled(&state, config.filled_memory);
     axum::serve(listener, app(state))
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
         })
         .await
+}
+
+/// Holds the values of filled layers within `memory` bytes on a thread of its own
+/// ([`Config::filled_memory`]), saying on standard error what it held, or why it stopped.
+pub fn hold_filled(state: &Arc<State>, memory: u64) -> Option<std::thread::JoinHandle<()>> {
+    if memory == 0 {
+        return None;
+    }
+    let shared = Arc::clone(state);
+    std::thread::Builder::new()
+        .name("granary-hold".into())
+        .spawn(move || {
+            let began = std::time::Instant::now();
+            match shared.tablebase.hold_filled(memory) {
+                Ok(held) => eprintln!(
+                    "granary: filled layers' values held in memory: {} in {:.1} s",
+                    granary::units::human_bytes(held),
+                    began.elapsed().as_secs_f64()
+                ),
+                Err(err) => eprintln!("granary: filled layers' values not held: {err}"),
+            }
+        })
+        .ok()
 }
 
 /// Cancels the jobs nobody asks about any more, and forgets the finished ones, once a second

@@ -29,7 +29,7 @@
 //! position without moves the layer's largest value). Runs of equal entries are what the
 //! previous-entry model of [`crate::huffman`] codes in the fewest bits.
 
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use granary_index::LayerIndex;
 use granary_rules::{Engine, MoveSet, Position, Rules, exit_value, undo_exit};
@@ -193,8 +193,11 @@ pub(crate) struct Filled {
     data_crc32: u32,
     /// Layers of at most this many entries are rebuilt whole on their first read.
     whole_entries: u64,
-    /// Small layers' values, rebuilt whole on their first read.
+    /// The values, rebuilt whole: a small layer's on its first read, a larger one's where a
+    /// reader asks for them ([`Filled::hold`]).
     whole: OnceLock<Box<[u8]>>,
+    /// Taken while a layer is rebuilt whole for [`Filled::hold`], so that it is rebuilt once.
+    holding: Mutex<()>,
 }
 
 impl std::fmt::Debug for Filled {
@@ -226,6 +229,7 @@ impl Filled {
             data_crc32,
             whole_entries,
             whole: OnceLock::new(),
+            holding: Mutex::new(()),
         }
     }
 
@@ -253,8 +257,8 @@ impl Filled {
         alpha: i32,
         beta: i32,
     ) -> Result<i8, TableError> {
-        if index.size() <= self.whole_entries {
-            return Ok(self.whole(index)?[rank as usize] as i8);
+        if let Some(whole) = self.held(index)? {
+            return Ok(whole[rank as usize] as i8);
         }
         let entry = self.coded.value(rank)?;
         let pos = Position::of_board(index.unrank(rank));
@@ -269,8 +273,7 @@ impl Filled {
         first: u64,
         out: &mut [u8],
     ) -> Result<(), TableError> {
-        if index.size() <= self.whole_entries {
-            let whole = self.whole(index)?;
+        if let Some(whole) = self.held(index)? {
             out.copy_from_slice(&whole[first as usize..first as usize + out.len()]);
             return Ok(());
         }
@@ -335,16 +338,39 @@ impl Filled {
         Ok(())
     }
 
-    /// The values of a layer of at most `whole_entries` entries, rebuilt whole and checked on
-    /// first use: on this thread up to [`WHOLE_ENTRIES`] entries (a first lookup's pause), else
-    /// shared among rayon's threads (a reader that keeps large layers whole, such as `verify`).
-    fn whole(&self, index: &LayerIndex) -> Result<&[u8], TableError> {
+    /// The values rebuilt whole, if they are held: a small layer's (at most `whole_entries`
+    /// entries), rebuilt and checked on its first read, or a layer's that [`Filled::hold`] kept.
+    fn held(&self, index: &LayerIndex) -> Result<Option<&[u8]>, TableError> {
         if let Some(whole) = self.whole.get() {
-            return Ok(whole);
+            return Ok(Some(whole));
+        }
+        if index.size() > self.whole_entries {
+            return Ok(None);
         }
         let mut data = vec![0u8; index.size() as usize].into_boxed_slice();
         self.decode_all(index, &mut data, index.size() > WHOLE_ENTRIES)?;
-        Ok(self.whole.get_or_init(|| data))
+        Ok(Some(self.whole.get_or_init(|| data)))
+    }
+
+    /// Rebuilds every value on rayon's threads, checks them against the data checksum and keeps
+    /// them: every later read is an index into them. A reader that holds a layer's values in
+    /// memory makes the reads of the layers above it as fast as version 1 reads (a reader of
+    /// every layer bottom up, a server within its memory). Reads meanwhile settle as before; a
+    /// second caller waits for the first.
+    pub(crate) fn hold(&self, index: &LayerIndex) -> Result<(), TableError> {
+        let _one = self.holding.lock().unwrap_or_else(PoisonError::into_inner);
+        if self.whole.get().is_some() {
+            return Ok(());
+        }
+        let mut data = vec![0u8; index.size() as usize].into_boxed_slice();
+        self.decode_all(index, &mut data, true)?;
+        let _ = self.whole.set(data);
+        Ok(())
+    }
+
+    /// Whether the values are held whole.
+    pub(crate) fn holds(&self) -> bool {
+        self.whole.get().is_some()
     }
 }
 

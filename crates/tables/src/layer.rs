@@ -483,6 +483,32 @@ impl Layer {
         matches!(self.storage, Storage::Filled(_))
     }
 
+    /// For a layer with filled don't-cares: rebuilds every value on rayon's threads, checks
+    /// them against the data checksum and keeps them in memory (a byte a position) for as long
+    /// as the layer is open, so that its reads, and the reads of the layers above that settle
+    /// values from it, read them directly. Other layers' values are read as they are stored:
+    /// nothing is done. Reads meanwhile settle values as before.
+    ///
+    /// # Errors
+    /// A block that does not decode, values that do not match the data checksum, a layer below
+    /// that cannot be read.
+    pub fn hold_values(&self) -> Result<(), TableError> {
+        match &self.storage {
+            Storage::Filled(filled) => filled.hold(&self.index),
+            Storage::Flat(_) | Storage::Blocks(_) | Storage::Coded(_) => Ok(()),
+        }
+    }
+
+    /// Whether a layer with filled don't-cares holds its values in memory (small layers do
+    /// from their first read; larger ones after [`Layer::hold_values`]).
+    #[must_use]
+    pub fn holds_values(&self) -> bool {
+        match &self.storage {
+            Storage::Filled(filled) => filled.holds(),
+            Storage::Flat(_) | Storage::Blocks(_) | Storage::Coded(_) => false,
+        }
+    }
+
     /// Whether the layer is stored compressed (format version 2 or 3).
     #[must_use]
     pub fn is_compressed(&self) -> bool {

@@ -444,6 +444,18 @@ fn verify_keeps_filled_layers_in_memory_within_its_budget_and_still_finds_a_dama
         let stdout = String::from_utf8_lossy(&out.stdout);
         assert!(stdout.contains("all 13 table files are good"), "{stdout}");
     }
+    // A query of layer 12 that checks the checksums of the layers it reads first.
+    let query = [
+        "query",
+        "oware",
+        "--rules",
+        "awari",
+        "1,1,1,1,1,1/1,1,1,1,1,1 0-0 S",
+        "--dir",
+        root,
+        "--verify",
+    ];
+    ok(&query);
     // A byte of a block in the middle of layer 12 flipped until its values change but every
     // block still decodes (a lookup cannot tell; only the data checksum can).
     let values = || {
@@ -473,6 +485,77 @@ fn verify_keeps_filled_layers_in_memory_within_its_budget_and_still_finds_a_dama
         assert_eq!(bad.len(), 1, "{memory}: {stdout}");
         assert!(bad[0].contains("layer-012.tbl"), "{stdout}");
     }
+    let err = error(&query);
+    assert!(err.contains("layer-012.tbl"), "{err}");
+}
+
+/// A server's tables hold filled layers' values from the bottom up within their memory
+/// (`Tablebase::hold_filled`): the lowest layers that fit, each checked, every entry of every
+/// layer then read as version 1 reads it; a damaged layer is named and not held.
+#[test]
+fn filled_layers_hold_their_values_from_the_bottom_up_within_the_memory() {
+    let game = ["oware", "--rules", "awari"];
+    let plain = tempfile::tempdir().unwrap();
+    build(plain.path(), &game, 10, 2);
+    let packed = tempfile::tempdir().unwrap();
+    copy_tables(plain.path(), packed.path());
+    compress(packed.path(), &game, &[]);
+    let kind = kind_in(plain.path());
+    let size = |n: u32| {
+        TableSet::new(plain.path(), kind)
+            .layer(n)
+            .unwrap()
+            .index()
+            .size()
+    };
+    // Memory for layers 0..=7 and not 8.
+    let memory: u64 = (0..=7).map(size).sum::<u64>() + size(8) - 1;
+    let tablebase = granary::Tablebase::new(packed.path());
+    assert_eq!(tablebase.hold_filled(memory).unwrap(), memory - size(8) + 1);
+    let set = tablebase.tables(kind);
+    for n in 0..=10 {
+        assert!(set.layer(n).unwrap().rebuilds_values(), "layer {n}");
+        assert_eq!(set.layer(n).unwrap().holds_values(), n <= 7, "layer {n}");
+    }
+    same_values(plain.path(), packed.path(), 10, |_| true);
+    let v1 = TableSet::new(plain.path(), kind);
+    for n in 0..=10 {
+        let (x, y) = (v1.layer(n).unwrap(), set.layer(n).unwrap());
+        for rank in (0..x.index().size()).step_by(7) {
+            assert_eq!(x.try_value(rank).unwrap(), y.try_value(rank).unwrap());
+        }
+    }
+    // Layer 5's values changed by a flipped byte that still decodes: named, nothing above held.
+    let path = set.layer_path(5);
+    let good = std::fs::read(&path).unwrap();
+    let values = || {
+        let set = TableSet::new(packed.path(), kind).with_filled_whole_entries(0);
+        let layer = set.layer(5).unwrap();
+        let mut values = vec![0u8; layer.index().size() as usize];
+        layer.read_range(0, &mut values).ok().map(|()| values)
+    };
+    let good_values = values().unwrap();
+    let damaged = (0..64)
+        .map(|k| {
+            let mut bytes = good.clone();
+            bytes[good.len() - 1 - k] ^= 0x10;
+            bytes
+        })
+        .find(|bytes| {
+            std::fs::write(&path, bytes).unwrap();
+            values().is_some_and(|v| v != good_values)
+        })
+        .expect("a byte whose flip still decodes, to other values");
+    std::fs::write(&path, &damaged).unwrap();
+    let tablebase = granary::Tablebase::new(packed.path());
+    let err = tablebase.hold_filled(u64::MAX).unwrap_err().to_string();
+    assert!(
+        err.contains("layer-005.tbl") && err.contains("data checksum"),
+        "{err}"
+    );
+    let set = tablebase.tables(kind);
+    assert!((0..=4).all(|n| set.layer(n).unwrap().holds_values()));
+    assert!((5..=10).all(|n| !set.layer(n).unwrap().holds_values()));
 }
 
 #[test]
