@@ -12,6 +12,13 @@ pub fn run(args: &VerifyArgs) -> CliResult {
             c.entries,
             c.sampled
         ),
+        // A layer read through a bad one below it is named first.
+        Err(err) if err.path().is_some_and(|p| p != check.path) => {
+            println!(
+                "BAD  {}: a layer it reads is bad: {err}",
+                check.path.display()
+            );
+        }
         Err(err) => println!("BAD  {err}"),
     })?;
     if checks.is_empty() {

@@ -70,6 +70,30 @@ pub enum TableError {
 }
 
 impl TableError {
+    /// The file the error is about (`None` for an index error, which names no file).
+    #[must_use]
+    pub fn path(&self) -> Option<&std::path::Path> {
+        match self {
+            TableError::Io { path, .. }
+            | TableError::Missing { path }
+            | TableError::NotATable { path }
+            | TableError::Version { path, .. }
+            | TableError::NotAFile { path }
+            | TableError::Truncated { path, .. }
+            | TableError::NoSpace { path, .. }
+            | TableError::Busy { path }
+            | TableError::HeaderChecksum { path }
+            | TableError::Mismatch { path, .. }
+            | TableError::Length { path, .. }
+            | TableError::Corrupt { path, .. }
+            | TableError::DataChecksum { path }
+            | TableError::Value { path, .. }
+            | TableError::NotShared { path }
+            | TableError::NeedsLower { path } => Some(path),
+            TableError::Index(_) => None,
+        }
+    }
+
     pub(crate) fn io(path: impl Into<PathBuf>) -> impl FnOnce(std::io::Error) -> TableError {
         let path = path.into();
         move |source| TableError::Io { path, source }

@@ -432,9 +432,9 @@ pub struct VerifyArgs {
     /// Entries re-checked against their children in each layer.
     #[arg(long, default_value_t = 20_000)]
     pub sample: u64,
-    /// Memory the checked values of layers with filled don't-cares may keep for the layers
-    /// above, whose every read rebuilds values from them, e.g. `8G` (K, M, G, T: powers of
-    /// 1024): the smallest layers first [default: half the available memory].
+    /// Memory for the values of layers with filled don't-cares, held as each is checked for
+    /// the layers above, whose every read rebuilds values from them, e.g. `8G` (K, M, G, T:
+    /// powers of 1024): the lowest layers first [default: half the available memory].
     #[arg(long, value_parser = parse_size)]
     pub memory: Option<u64>,
 }

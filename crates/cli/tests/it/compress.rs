@@ -422,6 +422,37 @@ fn a_filled_layer_over_a_damaged_or_missing_layer_below_is_a_one_line_error_nami
         4,
         "layers 5 to 8: {stdout}"
     );
+    // Each line names the layer checked first, then the one it reads.
+    for n in 5..=8 {
+        let line = format!("BAD  {root}/oware-6-awari/layer-00{n}.tbl: a layer it reads is bad: ");
+        assert!(stdout.contains(&line), "{line}: {stdout}");
+    }
+}
+
+/// Flips a byte of the filled layer `n` under `dir`, the byte `at(length, k)` for the first `k`
+/// (of 64) whose flip leaves every block decoding but to other values (a lookup cannot tell;
+/// only the data checksum can), and leaves the file so.
+fn change_values(dir: &Path, n: u32, at: impl Fn(usize, usize) -> usize) {
+    let path = TableSet::new(dir, kind_in(dir)).layer_path(n);
+    let values = || {
+        let set = TableSet::new(dir, kind_in(dir)).with_filled_whole_entries(0);
+        let layer = set.layer(n).unwrap();
+        let mut values = vec![0u8; layer.index().size() as usize];
+        layer.read_range(0, &mut values).ok().map(|()| values)
+    };
+    let (good, good_values) = (std::fs::read(&path).unwrap(), values().unwrap());
+    let damaged = (0..64)
+        .map(|k| {
+            let mut bytes = good.clone();
+            bytes[at(good.len(), k)] ^= 0x10;
+            bytes
+        })
+        .find(|bytes| {
+            std::fs::write(&path, bytes).unwrap();
+            values().is_some_and(|v| v != good_values)
+        })
+        .expect("a byte whose flip still decodes, to other values");
+    std::fs::write(&path, &damaged).unwrap();
 }
 
 /// `verify` keeps the checked values of filled layers for the layers above within `--memory`:
@@ -436,7 +467,6 @@ fn verify_keeps_filled_layers_in_memory_within_its_budget_and_still_finds_a_dama
     compress(dir.path(), &game, &[]);
     let root = dir.path().to_str().unwrap();
     let set = TableSet::new(dir.path(), kind_in(dir.path()));
-    let layer = set.layer_path(12);
     assert_eq!(set.layer(12).unwrap().header().codec, 3);
     let verify = |memory: &str| granary(&["verify", "--dir", root, "--memory", memory]);
     for memory in ["1M", "1G"] {
@@ -456,27 +486,8 @@ fn verify_keeps_filled_layers_in_memory_within_its_budget_and_still_finds_a_dama
         "--verify",
     ];
     ok(&query);
-    // A byte of a block in the middle of layer 12 flipped until its values change but every
-    // block still decodes (a lookup cannot tell; only the data checksum can).
-    let values = || {
-        let set = TableSet::new(dir.path(), kind_in(dir.path()));
-        let layer = set.layer(12).unwrap();
-        let mut values = vec![0u8; layer.index().size() as usize];
-        layer.read_range(0, &mut values).ok().map(|()| values)
-    };
-    let (good, good_values) = (std::fs::read(&layer).unwrap(), values().unwrap());
-    let damaged = (0..64)
-        .map(|k| {
-            let mut bytes = good.clone();
-            bytes[good.len() / 2 + k] ^= 0x10;
-            bytes
-        })
-        .find(|bytes| {
-            std::fs::write(&layer, bytes).unwrap();
-            values().is_some_and(|v| v != good_values)
-        })
-        .expect("a byte whose flip still decodes, to other values");
-    std::fs::write(&layer, &damaged).unwrap();
+    // A byte of a block in the middle of layer 12 flipped.
+    change_values(dir.path(), 12, |len, k| len / 2 + k);
     for memory in ["1M", "1G"] {
         let out = verify(memory);
         assert_eq!(out.status.code(), Some(2), "{memory}");
@@ -525,28 +536,8 @@ fn filled_layers_hold_their_values_from_the_bottom_up_within_the_memory() {
             assert_eq!(x.try_value(rank).unwrap(), y.try_value(rank).unwrap());
         }
     }
-    // Layer 5's values changed by a flipped byte that still decodes: named, nothing above held.
-    let path = set.layer_path(5);
-    let good = std::fs::read(&path).unwrap();
-    let values = || {
-        let set = TableSet::new(packed.path(), kind).with_filled_whole_entries(0);
-        let layer = set.layer(5).unwrap();
-        let mut values = vec![0u8; layer.index().size() as usize];
-        layer.read_range(0, &mut values).ok().map(|()| values)
-    };
-    let good_values = values().unwrap();
-    let damaged = (0..64)
-        .map(|k| {
-            let mut bytes = good.clone();
-            bytes[good.len() - 1 - k] ^= 0x10;
-            bytes
-        })
-        .find(|bytes| {
-            std::fs::write(&path, bytes).unwrap();
-            values().is_some_and(|v| v != good_values)
-        })
-        .expect("a byte whose flip still decodes, to other values");
-    std::fs::write(&path, &damaged).unwrap();
+    // Layer 5's values changed by a byte of its last block flipped: named, nothing above held.
+    change_values(packed.path(), 5, |len, k| len - 1 - k);
     let tablebase = granary::Tablebase::new(packed.path());
     let err = tablebase.hold_filled(u64::MAX).unwrap_err().to_string();
     assert!(
