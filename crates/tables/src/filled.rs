@@ -35,9 +35,12 @@ use granary_index::LayerIndex;
 use granary_rules::{Engine, MoveSet, Position, Rules, exit_value, undo_exit};
 use rayon::prelude::*;
 
+use memmap2::MmapMut;
+
 use crate::coded::Coded;
 use crate::compressed::corrupt;
 use crate::error::TableError;
+use crate::layer::huge_anon;
 use crate::probe::{UNBOUNDED, Values, position_value, position_value_within, terminal_value};
 
 /// Entries rebuilt a task when a filled layer is read whole.
@@ -195,7 +198,7 @@ pub(crate) struct Filled {
     whole_entries: u64,
     /// The values, rebuilt whole: a small layer's on its first read, a larger one's where a
     /// reader asks for them ([`Filled::hold`]).
-    whole: OnceLock<Box<[u8]>>,
+    whole: OnceLock<MmapMut>,
     /// Taken while a layer is rebuilt whole for [`Filled::hold`], so that it is rebuilt once.
     holding: Mutex<()>,
 }
@@ -347,9 +350,18 @@ impl Filled {
         if index.size() > self.whole_entries {
             return Ok(None);
         }
-        let mut data = vec![0u8; index.size() as usize].into_boxed_slice();
-        self.decode_all(index, &mut data, index.size() > WHOLE_ENTRIES)?;
+        let data = self.rebuilt(index, index.size() > WHOLE_ENTRIES)?;
         Ok(Some(self.whole.get_or_init(|| data)))
+    }
+
+    /// Every value, checked against the data checksum, in memory of its own that asks for huge
+    /// pages (read at random by the layers above): on this thread, or with `parallel` on
+    /// rayon's.
+    fn rebuilt(&self, index: &LayerIndex, parallel: bool) -> Result<MmapMut, TableError> {
+        let mut data =
+            huge_anon(index.size() as usize).map_err(TableError::io(self.coded.path()))?;
+        self.decode_all(index, &mut data[..index.size() as usize], parallel)?;
+        Ok(data)
     }
 
     /// Rebuilds every value on rayon's threads, checks them against the data checksum and keeps
@@ -362,8 +374,7 @@ impl Filled {
         if self.whole.get().is_some() {
             return Ok(());
         }
-        let mut data = vec![0u8; index.size() as usize].into_boxed_slice();
-        self.decode_all(index, &mut data, true)?;
+        let data = self.rebuilt(index, true)?;
         let _ = self.whole.set(data);
         Ok(())
     }
