@@ -326,7 +326,7 @@ impl Tablebase {
         let mut files = self.bottom_up(memory)?;
         let mut checks = Vec::new();
         for path in files.files().to_vec() {
-            let result = files.open(&path).and_then(|(set, seeds)| {
+            let result = files.open(&path, true).and_then(|(set, seeds)| {
                 if set.layer_path(seeds) != path {
                     return Err(TableError::Mismatch {
                         path: path.clone(),
@@ -369,13 +369,14 @@ impl BottomUp<'_> {
 
     /// The set of the kind the header of the file at `path` names, to read it through, and
     /// the layer it says it is (the file name is not checked against it): the set of the file
-    /// before it where that is of the same kind, else a new one. A layer with filled
-    /// don't-cares, named as it should be, has its values held within the memory.
+    /// before it where that is of the same kind, else a new one. With `hold`, a layer with
+    /// filled don't-cares, named as it should be, has its values held within the memory (for a
+    /// reader of every value; one that reads headers only passes `false`).
     ///
     /// # Errors
     /// If the header is unreadable or names no known game; for a layer whose values are held,
     /// what is wrong with it or a layer below.
-    pub fn open(&mut self, path: &Path) -> Result<(&TableSet, u32), TableError> {
+    pub fn open(&mut self, path: &Path, hold: bool) -> Result<(&TableSet, u32), TableError> {
         let (kind, seeds) = kind_of(path)?;
         let set = match self.open.take() {
             Some(set) if set.kind() == kind => set,
@@ -387,7 +388,7 @@ impl BottomUp<'_> {
             }
         };
         let set = self.open.insert(set);
-        if set.layer_path(seeds) == path {
+        if hold && set.layer_path(seeds) == path {
             hold_within(set, seeds, &mut self.held, self.memory)?;
         }
         Ok((set, seeds))
@@ -404,7 +405,7 @@ impl BottomUp<'_> {
         path: &Path,
         count_filled: bool,
     ) -> Result<LayerStats, TableError> {
-        let (set, seeds) = self.open(path)?;
+        let (set, seeds) = self.open(path, count_filled)?;
         let kind = set.kind();
         let layer = set.layer(seeds)?;
         let histogram = if count_filled || !layer.rebuilds_values() {

@@ -536,6 +536,17 @@ fn filled_layers_hold_their_values_from_the_bottom_up_within_the_memory() {
             assert_eq!(x.try_value(rank).unwrap(), y.try_value(rank).unwrap());
         }
     }
+    // Read bottom up, a layer's values are held when they are counted, and only then.
+    let tablebase = granary::Tablebase::new(packed.path());
+    let mut files = tablebase.bottom_up(Some(u64::MAX)).unwrap();
+    for count in [false, true] {
+        for path in files.files().to_vec() {
+            let stats = files.layer_stats(&path, count).unwrap();
+            assert_eq!(stats.histogram.is_some(), count);
+            let (set, n) = files.open(&path, false).unwrap();
+            assert_eq!(set.layer(n).unwrap().holds_values(), count, "layer {n}");
+        }
+    }
     // Layer 5's values changed by a byte of its last block flipped: named, nothing above held.
     change_values(packed.path(), 5, |len, k| len - 1 - k);
     let tablebase = granary::Tablebase::new(packed.path());
