@@ -5,8 +5,6 @@
 use std::marker::PhantomData;
 use std::sync::atomic::{AtomicI8, AtomicU8, AtomicU64};
 
-use crate::layer::huge_anon;
-
 /// Types that anonymous memory may be viewed as, shared between threads: every bit pattern
 /// (zero included) is a valid value, and the value is only ever read or written through atomic
 /// operations, so shared references from several threads never race.
@@ -86,6 +84,19 @@ impl<T: AtomicCells> AnonAtomics<T> {
     pub fn raw(&self) -> &memmap2::MmapRaw {
         &self.map
     }
+}
+
+/// `len` bytes (at least one) of zeroed anonymous memory with a request for transparent huge
+/// pages: for memory probed at random (a table copy, a hash table, a layer being built), where
+/// 4 KiB pages would cost a TLB miss a probe. The request is only a hint: without huge pages the
+/// memory works the same, slower.
+///
+/// # Errors
+/// If the memory cannot be mapped.
+pub fn huge_anon(len: usize) -> std::io::Result<memmap2::MmapMut> {
+    let map = memmap2::MmapMut::map_anon(len.max(1))?;
+    let _ = map.advise(memmap2::Advice::HugePage);
+    Ok(map)
 }
 
 #[cfg(test)]

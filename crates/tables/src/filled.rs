@@ -37,10 +37,10 @@ use rayon::prelude::*;
 
 use memmap2::MmapMut;
 
+use crate::anon::huge_anon;
 use crate::coded::Coded;
 use crate::compressed::corrupt;
 use crate::error::TableError;
-use crate::layer::huge_anon;
 use crate::probe::{UNBOUNDED, Values, position_value, position_value_within, terminal_value};
 
 /// Entries rebuilt a task when a filled layer is read whole.

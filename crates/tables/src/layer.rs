@@ -18,6 +18,7 @@ use granary_rules::Board;
 use memmap2::Mmap;
 use zerocopy::FromBytes;
 
+use crate::anon::huge_anon;
 use crate::coded::{self, CODEC_FILLED_HUFFMAN, Coded};
 use crate::compressed::{self, Blocks};
 use crate::error::TableError;
@@ -651,19 +652,6 @@ impl Layer {
 #[inline(never)]
 fn compressed_value(value: Result<i8, TableError>) -> i8 {
     value.unwrap_or_else(|err| panic!("{err}"))
-}
-
-/// `len` bytes (at least one) of zeroed anonymous memory with a request for transparent huge
-/// pages: for memory probed at random (a table copy, a hash table, a layer being built), where
-/// 4 KiB pages would cost a TLB miss a probe. The request is only a hint: without huge pages the
-/// memory works the same, slower.
-///
-/// # Errors
-/// If the memory cannot be mapped.
-pub fn huge_anon(len: usize) -> std::io::Result<memmap2::MmapMut> {
-    let map = memmap2::MmapMut::map_anon(len.max(1))?;
-    let _ = map.advise(memmap2::Advice::HugePage);
-    Ok(map)
 }
 
 /// Asks the processor to start loading the cache line of `value` (a hint: no effect on results).

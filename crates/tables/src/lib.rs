@@ -31,12 +31,12 @@ pub mod set;
 pub mod verify;
 pub mod writer;
 
-pub use anon::{AnonAtomics, AtomicCells};
+pub use anon::{AnonAtomics, AtomicCells, huge_anon};
 pub use compress::{
     Codec, CompressOptions, Compressed, Entries, compress_entries, compress_filled, compress_layer,
 };
 pub use error::TableError;
 pub use format::{Header, TableKind};
-pub use layer::{Layer, huge_anon, prefetch};
+pub use layer::{Layer, prefetch};
 pub use set::{TableSet, WriteLock};
 pub use writer::SharedLayer;
