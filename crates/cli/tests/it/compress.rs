@@ -49,6 +49,18 @@ fn kind_in(dir: &Path) -> TableKind {
         .0
 }
 
+/// Awari layers `0..=max` built, and a copy of them compressed as `granary compress` does by
+/// default (don't-cares filled).
+fn awari_plain_and_filled(max: u32) -> (tempfile::TempDir, tempfile::TempDir) {
+    let game = ["oware", "--rules", "awari"];
+    let plain = tempfile::tempdir().unwrap();
+    build(plain.path(), &game, max, 2);
+    let packed = tempfile::tempdir().unwrap();
+    copy_tables(plain.path(), packed.path());
+    compress(packed.path(), &game, &[]);
+    (plain, packed)
+}
+
 /// Every entry of every layer `0..=max` of `a` and `b` is the same; the layers of `b` are
 /// compressed where `compressed` says.
 fn same_values(a: &Path, b: &Path, max: u32, compressed: impl Fn(u32) -> bool) {
@@ -505,12 +517,7 @@ fn verify_keeps_filled_layers_in_memory_within_its_budget_and_still_finds_a_dama
 /// layer then read as version 1 reads it; a damaged layer is named and not held.
 #[test]
 fn filled_layers_hold_their_values_from_the_bottom_up_within_the_memory() {
-    let game = ["oware", "--rules", "awari"];
-    let plain = tempfile::tempdir().unwrap();
-    build(plain.path(), &game, 10, 2);
-    let packed = tempfile::tempdir().unwrap();
-    copy_tables(plain.path(), packed.path());
-    compress(packed.path(), &game, &[]);
+    let (plain, packed) = awari_plain_and_filled(10);
     let kind = kind_in(plain.path());
     let size = |n: u32| {
         TableSet::new(plain.path(), kind)
@@ -752,12 +759,7 @@ fn stderr_of(args: &[&str]) -> String {
 /// with one line naming the file, never a panic.
 #[test]
 fn a_filled_awari_set_solves_as_the_plain_one_and_names_a_damaged_layer() {
-    let game = ["oware", "--rules", "awari"];
-    let plain = tempfile::tempdir().unwrap();
-    build(plain.path(), &game, 10, 2);
-    let packed = tempfile::tempdir().unwrap();
-    copy_tables(plain.path(), packed.path());
-    compress(packed.path(), &game, &[]);
+    let (plain, packed) = awari_plain_and_filled(10);
     let solve = |dir: &Path| {
         granary(&[
             "solve",
