@@ -5,11 +5,13 @@
 
 use std::io::Write;
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use granary_rules::Position;
 use zerocopy::IntoBytes;
 use zerocopy::little_endian::U64;
 
+use crate::anon::AnonAtomics;
 use crate::coded::{
     CODEC_CONTEXT_HUFFMAN, CODEC_FILLED_HUFFMAN, DEFAULT_CODED_BLOCK_ENTRIES,
     MAX_CODED_BLOCK_ENTRIES, MIN_CODED_BLOCK_ENTRIES, Shape, valid_coded_block_entries,
@@ -19,7 +21,7 @@ use crate::compressed::{
     valid_block_entries,
 };
 use crate::error::TableError;
-use crate::filled;
+use crate::filled::{self, Slack};
 use crate::format::{CODED_VERSION, COMPRESSED_VERSION, FORMAT_VERSION, HEADER_LEN, Header};
 use crate::huffman::{Encoder, Lengths};
 use crate::layer::Layer;
@@ -358,20 +360,96 @@ pub fn compress_filled(
     layer.verify_checksum()?;
     let rules = set.kind().engine();
     let index = layer.index();
+    // Without the memory for the slacks, each guarantee is computed in both reads.
+    let slacks = SlackMap::new(layer.len());
     let fill = |first: u64, block: &mut [u8]| -> Result<(), TableError> {
         let mut prev = None;
-        for (entry, board) in block.iter_mut().zip(index.iter_from(first)) {
-            let pos = Position::of_board(board);
-            let guarantee = filled::guarantee(&rules, &pos, seeds, set)?;
-            let stored = guarantee.fill(prev, *entry as i8, seeds);
+        let mut put = |entry: &mut u8, slack: Slack| {
+            let stored = slack.fill(prev, *entry as i8, seeds);
             *entry = stored as u8;
             prev = Some(stored);
+        };
+        if let Some(recorded) = slacks.as_ref().and_then(|m| m.recorded(first, block.len())) {
+            block.iter_mut().zip(recorded).for_each(|(e, s)| put(e, s));
+            return Ok(());
+        }
+        let mut computed = Vec::with_capacity(block.len());
+        for (entry, board) in block.iter_mut().zip(index.iter_from(first)) {
+            let pos = Position::of_board(board);
+            let slack = filled::guarantee(&rules, &pos, seeds, set)?.slack(*entry as i8);
+            put(entry, slack);
+            computed.push(slack);
+        }
+        if let Some(map) = &slacks {
+            map.record(first, &computed);
         }
         Ok(())
     };
     rewrite(layer, dest, options, fill, |_| {
         Ok(layer.header().data_crc32.get())
     })
+}
+
+/// Each position's [`Slack`], two bits, kept by a filled layer's writer between its two reads
+/// of the entries: the first (which fits the model) records a block's slacks as it computes
+/// them, the second (which codes) reads them back instead of computing each guarantee again,
+/// the bulk of the first read's time.
+///
+/// ```text
+///  word w: positions 32w .. 32w + 31, two bits each, position 32w in bits 1..0
+///  code    0 not recorded   1 Slack::Value   2 Slack::AtMostValue   3 Slack::Any
+/// ```
+///
+/// A block starts at a multiple of its size, at least 64 entries, so it owns whole words, and it
+/// is recorded whole, once all its slacks are known, by the one thread that reads it in the
+/// first pass (a block whose guarantees failed is not recorded, and is computed again). The
+/// second pass begins after the first has joined its threads, which orders every `Relaxed`
+/// store before it; a block whose first code is not 0 is recorded.
+struct SlackMap(AnonAtomics<AtomicU64>);
+
+impl SlackMap {
+    /// A map of `len` positions, all unrecorded; `None` if the memory is not there.
+    fn new(len: u64) -> Option<SlackMap> {
+        let words = usize::try_from(len.div_ceil(32)).ok()?;
+        AnonAtomics::new(words).ok().map(SlackMap)
+    }
+
+    /// Records the slacks of the block of positions `first..first + slacks.len()`.
+    fn record(&self, first: u64, slacks: &[Slack]) {
+        debug_assert_eq!(first % 32, 0, "a block owns whole words");
+        let words = &self.0.cells()[(first / 32) as usize..];
+        for (word, chunk) in words.iter().zip(slacks.chunks(32)) {
+            let bits = chunk.iter().enumerate().fold(0u64, |bits, (i, &slack)| {
+                let code = match slack {
+                    Slack::Value => 1u64,
+                    Slack::AtMostValue => 2,
+                    Slack::Any => 3,
+                };
+                bits | code << (2 * i)
+            });
+            word.store(bits, Ordering::Relaxed);
+        }
+    }
+
+    /// The slacks of the block of `len` positions from `first`, if it is recorded.
+    fn recorded(&self, first: u64, len: usize) -> Option<impl Iterator<Item = Slack> + '_> {
+        let words = &self.0.cells()[(first / 32) as usize..];
+        if words[0].load(Ordering::Relaxed) & 3 == 0 {
+            return None;
+        }
+        let codes = words
+            .iter()
+            .flat_map(|word| {
+                let bits = word.load(Ordering::Relaxed);
+                (0..32).map(move |i| bits >> (2 * i) & 3)
+            })
+            .take(len);
+        Some(codes.map(|code| match code {
+            1 => Slack::Value,
+            2 => Slack::AtMostValue,
+            _ => Slack::Any,
+        }))
+    }
 }
 
 /// Refuses to rewrite `layer` in the format it is in.
@@ -648,4 +726,28 @@ fn coded_index(
         "the model and index fill the space before the blocks"
     );
     Ok(bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Slack, SlackMap};
+
+    /// A block's slacks read back as recorded, every kind in every place of a word, and a block
+    /// not recorded reads as not recorded, whatever its neighbours hold.
+    #[test]
+    fn slacks_read_back_as_recorded_block_by_block() {
+        let kinds = [Slack::Value, Slack::AtMostValue, Slack::Any];
+        let block = |b: usize, len: usize| -> Vec<Slack> {
+            (0..len).map(|i| kinds[(i * 7 + b) % 3]).collect()
+        };
+        let map = SlackMap::new(64 * 3 + 10).expect("a few words of memory");
+        assert!(map.recorded(0, 64).is_none());
+        map.record(64, &block(1, 64));
+        map.record(192, &block(2, 10));
+        assert!(map.recorded(0, 64).is_none());
+        assert!(map.recorded(128, 64).is_none());
+        let read = |first, len| map.recorded(first, len).map(Iterator::collect::<Vec<_>>);
+        assert_eq!(read(64, 64), Some(block(1, 64)));
+        assert_eq!(read(192, 10), Some(block(2, 10)));
+    }
 }

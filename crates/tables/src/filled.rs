@@ -72,15 +72,47 @@ impl Guarantee {
         }
     }
 
+    /// What a position of value `value` may store: anything without a move, at most its value
+    /// where its lower moves give it, else its value.
+    #[must_use]
+    pub fn slack(self, value: i8) -> Slack {
+        match self {
+            Guarantee::Finished(_) => Slack::Any,
+            Guarantee::Lower(Some(g)) if g == i32::from(value) => Slack::AtMostValue,
+            Guarantee::Lower(_) => Slack::Value,
+        }
+    }
+
+    /// The entry a greedy fill stores for a position of value `value` in a layer of `seeds`
+    /// seeds, after the entry `prev` (`None` at a block's start): [`Slack::fill`].
+    #[must_use]
+    pub fn fill(self, prev: Option<i8>, value: i8, seeds: u32) -> i8 {
+        self.slack(value).fill(prev, value, seeds)
+    }
+}
+
+/// The entries that rebuild a position's value, all its writer needs of its guarantee once the
+/// value is known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slack {
+    /// Only the value (a move outside the lower layers is the best, or there is no lower move).
+    Value,
+    /// Any entry at most the value (a move into a lower layer gives it).
+    AtMostValue,
+    /// Any entry (no legal move: the rules value the position).
+    Any,
+}
+
+impl Slack {
     /// The entry a greedy fill stores for a position of value `value` in a layer of `seeds`
     /// seeds, after the entry `prev` (`None` at a block's start): the value where it matters,
     /// else `prev` where that rebuilds the value, else the largest entry that does.
     #[must_use]
     pub fn fill(self, prev: Option<i8>, value: i8, seeds: u32) -> i8 {
         let limit = match self {
-            Guarantee::Finished(_) => seeds as i8,
-            Guarantee::Lower(Some(g)) if g == i32::from(value) => value,
-            Guarantee::Lower(_) => return value,
+            Slack::Any => seeds as i8,
+            Slack::AtMostValue => value,
+            Slack::Value => return value,
         };
         prev.map_or(limit, |p| p.min(limit))
     }
