@@ -40,12 +40,18 @@
 //!   each don't-care is filled greedily (the previous stored value where allowed) and when it is
 //!   filled by the model (the likeliest value after the previous one, model refitted three
 //!   times).
+//!
+//! With `ranks` before GAME, it weighs a third way, which reads the lower layers for the entry
+//! looked up alone, never for the entries before it in its block: each value is stored as its
+//! rank among the values seen under its guarantee (the likeliest first), and the ranks are coded
+//! in the context of the previous rank, so that a block's codes are parsed without the rules and
+//! only the entry read maps its rank back to a value through its own guarantee.
 
 use std::collections::HashMap;
 use std::path::Path;
 use std::time::Instant;
 
-use granary_rules::{Capture, Game, OwareRules, Position, Rules, Sweep};
+use granary_rules::{Capture, Engine, Game, OwareRules, Position, Rules, Sweep};
 use granary_tables::huffman::Lengths;
 use granary_tables::{
     Codec, CompressOptions, Entries, Layer, TableKind, TableSet, compress_entries,
@@ -165,6 +171,12 @@ fn kind_of(game: &str) -> TableKind {
     TableKind::new(game, 6).expect("6 pits")
 }
 
+/// The table set of GAME (`args[0]`) in DIR (`args[1]`), and its rules.
+fn open(args: &[String]) -> (TableSet, Engine) {
+    let kind = kind_of(&args[0]);
+    (TableSet::new(Path::new(&args[1]), kind), kind.engine())
+}
+
 /// The best value a move into a lower layer gives the mover of `pos` (`None` without such a
 /// move), and whether `pos` has no move at all (then its value is the rules').
 fn guaranteed<R: Rules>(
@@ -190,9 +202,11 @@ fn main() {
         filled_files(&args[1..]);
         return;
     }
-    let kind = kind_of(&args[0]);
-    let set = TableSet::new(Path::new(&args[1]), kind);
-    let rules = kind.engine();
+    if args[0] == "ranks" {
+        ranks(&args[1..]);
+        return;
+    }
+    let (set, rules) = open(&args);
     print_head(
         "| layer | sampled | lower move | don't-care | H0 | H(prev) | H(prev2) | H(side) | H(side,prev) | H(guar) | H(guar,prev) | filled H0 | filled H(prev) | filled H(prev2) | filled H(side,prev) | filled H(guar,prev) | H(prev,last pit) | filled H(prev,last pit) | filled H(prev2,side) | Huffman: prev / filled prev / filled guar,prev | rebuild median / p99 |",
     );
@@ -288,6 +302,132 @@ fn main() {
             models[11].huffman_bits(width),
             times[times.len() / 2],
             times[times.len() * 99 / 100],
+        );
+    }
+}
+
+/// One sampled entry for the rank model: its value (a symbol), the context its guarantee gives
+/// (the guaranteed value as a symbol, `width` without a lower move, `width + 1` without a move),
+/// and the largest symbol that rebuilds it if it is a don't-care.
+struct Ranked {
+    value: usize,
+    context: usize,
+    limit: Option<usize>,
+}
+
+/// The rank model: each value replaced by its rank among the values seen under its guarantee's
+/// context (likeliest first), so that the code of a rank, in the context of the previous rank,
+/// is parsed without the lower layers and only the entry read maps its rank back to a value.
+/// Reports the entropy of the values given the guarantee (the bound for any code of ranks), of
+/// the ranks alone and given the previous rank, unfilled and with don't-cares filled (the
+/// previous rank where it rebuilds the value, else the lowest that does), and Huffman bits.
+fn ranks(args: &[String]) {
+    let (set, rules) = open(args);
+    print_head(
+        "| layer | sampled | H(v given guar) | H(rank) | H(rank given prev rank) | filled H(rank) | filled H(rank given prev rank) | Huffman: rank, prev rank / filled rank, prev rank |",
+    );
+    for layer_arg in &args[2..] {
+        let Sample {
+            seeds,
+            layer,
+            size,
+            n,
+            width,
+            mut rng,
+        } = Sample::of(&set, layer_arg);
+        let index = layer.index();
+        let mut sampled: Vec<Vec<Ranked>> = Vec::new();
+        for (first, len) in runs(size, RUNS, &mut rng) {
+            let mut run = Vec::with_capacity(len as usize);
+            for (offset, board) in index.iter_from(first).take(len as usize).enumerate() {
+                let v = i32::from(layer.value(first + offset as u64));
+                let pos = Position::of_board(board);
+                let (guar, terminal) = guaranteed(&set, &rules, &pos, seeds);
+                let context = match (terminal, guar) {
+                    (true, _) => width + 1,
+                    (false, None) => width,
+                    (false, Some(g)) => (g + n) as usize,
+                };
+                run.push(Ranked {
+                    value: (v + n) as usize,
+                    context,
+                    limit: dont_care_limit(guar, terminal, v, n, width),
+                });
+            }
+            sampled.push(run);
+        }
+        // Each context's values, likeliest first.
+        let mut counts = vec![vec![0u64; width]; width + 2];
+        for e in sampled.iter().flatten() {
+            counts[e.context][e.value] += 1;
+        }
+        let mut given_guar = Model::default();
+        for (context, row) in counts.iter().enumerate() {
+            if row.iter().any(|&c| c > 0) {
+                given_guar.0.insert(context as u64, row.clone());
+            }
+        }
+        let order: Vec<Vec<usize>> = counts
+            .iter()
+            .map(|row| {
+                let mut symbols: Vec<usize> = (0..width).collect();
+                symbols.sort_by_key(|&s| (std::cmp::Reverse(row[s]), s));
+                symbols
+            })
+            .collect();
+        let mut rank_of = vec![vec![0usize; width]; width + 2];
+        for (context, symbols) in order.iter().enumerate() {
+            for (rank, &s) in symbols.iter().enumerate() {
+                rank_of[context][s] = rank;
+            }
+        }
+        let plain: Vec<Vec<usize>> = sampled
+            .iter()
+            .map(|run| run.iter().map(|e| rank_of[e.context][e.value]).collect())
+            .collect();
+        let filled: Vec<Vec<usize>> = sampled
+            .iter()
+            .map(|run| {
+                let mut prev = None;
+                run.iter()
+                    .map(|e| {
+                        let rank = match e.limit {
+                            None => rank_of[e.context][e.value],
+                            Some(limit) => {
+                                let allowed = |r: usize| order[e.context][r] <= limit;
+                                match prev {
+                                    Some(p) if allowed(p) => p,
+                                    _ => (0..width).find(|&r| allowed(r)).expect("a rank"),
+                                }
+                            }
+                        };
+                        prev = Some(rank);
+                        rank
+                    })
+                    .collect()
+            })
+            .collect();
+        let alone = |runs: &[Vec<usize>]| {
+            let mut counts = vec![vec![0u64; width]];
+            for &r in runs.iter().flatten() {
+                counts[0][r] += 1;
+            }
+            model_of(&counts)
+        };
+        let (plain_prev, filled_prev) = (
+            model_of(&prev_counts(&plain, width)),
+            model_of(&prev_counts(&filled, width)),
+        );
+        println!(
+            "| {seeds} | {} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} | {:.2} / {:.2} |",
+            plain.iter().map(Vec::len).sum::<usize>(),
+            given_guar.bits(),
+            alone(&plain).bits(),
+            plain_prev.bits(),
+            alone(&filled).bits(),
+            filled_prev.bits(),
+            plain_prev.huffman_bits(width),
+            filled_prev.huffman_bits(width),
         );
     }
 }
@@ -583,9 +723,7 @@ fn model_of(counts: &[Vec<u64>]) -> Model {
 }
 
 fn designs(args: &[String]) {
-    let kind = kind_of(&args[0]);
-    let set = TableSet::new(Path::new(&args[1]), kind);
-    let rules = kind.engine();
+    let (set, rules) = open(args);
     let bounds: Vec<String> = BOUNDS
         .iter()
         .map(|b| format!("marked, B = {b}: share / H(prev) / Huffman"))
