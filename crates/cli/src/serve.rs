@@ -30,7 +30,9 @@ pub fn run(args: &ServeArgs) -> CliResult {
     }
     config.search_seconds = args.search_seconds;
     config.prepare_seeds = (args.prepare > 0).then_some(args.prepare);
-    config.filled_memory = args.filled_memory.unwrap_or(0);
+    config.filled_memory = args
+        .filled_memory
+        .unwrap_or_else(|| granary::machine::Machine::detect(&dir).available_memory / 4);
     let runtime = tokio::runtime::Runtime::new()?;
     runtime
         .block_on(granary_server::serve(config, |addr| {

@@ -231,7 +231,8 @@ pub async fn serve(config: Config, ready: impl FnOnce(SocketAddr)) -> std::io::R
 }
 
 /// Holds the values of filled layers within `memory` bytes on a thread of its own
-/// ([`Config::filled_memory`]), saying on standard error what it held, or why it stopped.
+/// ([`Config::filled_memory`]), saying on standard error what it held (if anything), or why it
+/// stopped.
 pub fn hold_filled(state: &Arc<State>, memory: u64) -> Option<std::thread::JoinHandle<()>> {
     if memory == 0 {
         return None;
@@ -242,6 +243,7 @@ pub fn hold_filled(state: &Arc<State>, memory: u64) -> Option<std::thread::JoinH
         .spawn(move || {
             let began = std::time::Instant::now();
             match shared.tablebase.hold_filled(memory) {
+                Ok(0) => {}
                 Ok(held) => eprintln!(
                     "granary: filled layers' values held in memory: {} in {:.1} s",
                     granary::units::human_bytes(held),

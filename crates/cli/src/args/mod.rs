@@ -5,7 +5,7 @@ mod settings;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use settings::{parse_count, parse_size};
+use settings::{parse_count, parse_size, parse_size_or_none};
 
 #[derive(Parser, Debug)]
 #[command(
@@ -103,11 +103,12 @@ pub struct ServeArgs {
     #[arg(long, default_value_t = 60.0)]
     pub search_seconds: f64,
     /// Memory for the values of layers with filled don't-cares (Oware's compressed tables),
-    /// e.g. `2G` (K, M, G, T: powers of 1024): rebuilt from the lowest layers up in the
-    /// background as serving begins, and read directly after, by their own lookups and by the
-    /// layers above, which settle values from them (about 1.2 GB holds awari's layers 0..=24,
-    /// and keeps every lookup of 0..=30 within 10 µs at the 99th percentile) [default: none].
-    #[arg(long, value_parser = parse_size)]
+    /// e.g. `2G` (K, M, G, T: powers of 1024; `0` holds none): rebuilt from the lowest layers
+    /// up in the background as serving begins, and read directly after, by their own lookups
+    /// and by the layers above, which settle values from them (about 1.2 GB holds awari's
+    /// layers 0..=24, and keeps every lookup of 0..=30 within 10 µs at the 99th percentile;
+    /// 5.0 GB holds 0..=28) [default: a quarter of the available memory].
+    #[arg(long, value_parser = parse_size_or_none)]
     pub filled_memory: Option<u64>,
 }
 

@@ -95,6 +95,14 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
     Ok(bytes)
 }
 
+/// A memory size as [`parse_size`] reads it, or `0` for none.
+pub fn parse_size_or_none(text: &str) -> Result<u64, String> {
+    if text.trim() == "0" {
+        return Ok(0);
+    }
+    parse_size(text)
+}
+
 impl RuleArgs {
     /// What the user wrote, for the library to check.
     pub fn setup(&self, seeds: Option<u32>) -> Setup {

@@ -350,6 +350,20 @@ fn serve_refuses_a_missing_table_directory() {
         err.contains(&format!("{missing}: no such table directory")),
         "{err}"
     );
+    // `--filled-memory 0` holds nothing, and any other size is at least 1M, as everywhere.
+    let serve = |memory: &str| {
+        error(&[
+            "serve",
+            "--dir",
+            missing,
+            "--bind",
+            "127.0.0.1:0",
+            "--filled-memory",
+            memory,
+        ])
+    };
+    assert!(serve("0").contains("no such table directory"));
+    assert!(serve("100K").contains("at least 1M"));
 }
 
 /// `query --time 0` (no estimate) beyond the tables advises what this machine can do: the
