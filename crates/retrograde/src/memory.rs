@@ -258,8 +258,8 @@ impl MemoryPlan {
     }
 
     /// The memory the lists of exits by phase may take on rank `rank` where the lower layers
-    /// keep `kept` bytes in memory through the phases (copies read at random, a rank's slices):
-    /// the tile's share, which the first pass no longer needs, less what the phases add beside
+    /// keep `kept` bytes in memory through the phases (copies read at random, the values that
+    /// filled layers hold, a rank's slices): the tile's share, which the first pass no longer needs, less what the phases add beside
     /// the work bytes and values (messages, stacks), less `kept`. `None` without a budget.
     #[must_use]
     pub fn exit_memory(&self, rank: usize, kept: u64) -> Option<u64> {
@@ -292,8 +292,8 @@ impl MemoryPlan {
     }
 
     /// What rank `rank` holds in anonymous memory, share by share, where its first pass reads
-    /// the lower layers `reads` and they keep `kept` bytes in memory (copies read at random, a
-    /// rank's slices; none in tiles); `None` without a budget.
+    /// the lower layers `reads` and they keep `kept` bytes in memory (copies read at random, the
+    /// values that filled layers hold, a rank's slices; none in tiles); `None` without a budget.
     #[must_use]
     pub fn ledger(&self, rank: usize, reads: Reads, kept: u64) -> Option<Ledger> {
         let budget = self.budget?;
@@ -390,7 +390,8 @@ pub struct Ledger {
     pub values: u64,
     /// The lower layers in the first pass: a tile, or what they keep in memory.
     pub lower: u64,
-    /// What the lower layers keep in memory through the phases (copies read at random, slices).
+    /// What the lower layers keep in memory through the phases (copies read at random, the values
+    /// that filled layers hold, slices).
     pub kept: u64,
     /// The lists of exits by phase, at most.
     pub exits: u64,

@@ -25,6 +25,11 @@ use crate::sweep::SweepReport;
 /// Copies in memory of the compressed layers among `0..seeds` of `set` where the builder reads
 /// lower layers at random ([`granary_tables::Layer::random_reads_copy`]); none where it reads
 /// them in tiles or asks their owners (a compressed layer is then decompressed block by block).
+///
+/// A layer with filled don't-cares is not copied but holds its values in the set
+/// ([`granary_tables::Layer::hold_values`]: a byte a position, as a copy takes, checked against
+/// the data checksum), the lowest first, so that each is rebuilt from values already held below
+/// it; a copy would settle every value from the layers below as they are stored.
 pub(super) fn decompressed(
     set: &TableSet,
     seeds: u32,
@@ -33,7 +38,14 @@ pub(super) fn decompressed(
     (0..seeds)
         .map(|n| match reads {
             Reads::Tiles(_) | Reads::Owners => Ok(None),
-            Reads::Random => set.layer(n)?.random_reads_copy(),
+            Reads::Random => {
+                let layer = set.layer(n)?;
+                if layer.rebuilds_values() {
+                    layer.hold_values()?;
+                    return Ok(None);
+                }
+                layer.random_reads_copy()
+            }
         })
         .collect()
 }
@@ -169,7 +181,7 @@ impl<'s> Target<'s> {
     /// Step 3: the lower layers as the builder reads them `reads`, each its `copies` where there
     /// is one; a rank's slices of them where it asks their owners (none where `resumed`: the
     /// first pass is behind it). With them, the bytes they keep in memory through the phases
-    /// (the copies, the slices).
+    /// (the copies, the values that filled layers hold, the slices).
     pub(super) fn lower<'a>(
         &self,
         copies: &'a [Option<Layer>],
@@ -187,6 +199,11 @@ impl<'s> Target<'s> {
             _ => None,
         };
         let kept = copies.iter().flatten().map(Layer::len).sum::<u64>()
+            + layers
+                .iter()
+                .filter(|layer| layer.holds_values())
+                .map(|layer| layer.len())
+                .sum::<u64>()
             + owners.as_ref().map_or(0, Owners::bytes);
         let lower = Lower {
             layers,
