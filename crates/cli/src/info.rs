@@ -28,7 +28,7 @@ pub fn run(args: &InfoArgs) -> CliResult {
     for (name, files) in by_dir {
         println!("{name}");
         println!(
-            "  layer      positions        bytes format bits/pos        wins       draws      losses"
+            "  layer      positions        bytes format bits/pos    crc32        wins       draws      losses"
         );
         for path in files {
             match layers.layer_stats(&path, args.histogram) {
@@ -39,7 +39,7 @@ pub fn run(args: &InfoArgs) -> CliResult {
                     };
                     uncounted |= s.histogram.is_none();
                     println!(
-                        "  {:>5} {:>14} {:>12} {:>6} {:>8.3} {:>11} {:>11} {:>11}",
+                        "  {:>5} {:>14} {:>12} {:>6} {:>8.3} {:08x} {:>11} {:>11} {:>11}",
                         s.seeds,
                         s.positions,
                         s.bytes,
@@ -49,6 +49,7 @@ pub fn run(args: &InfoArgs) -> CliResult {
                             s.version.to_string()
                         },
                         s.bits(),
+                        s.crc32,
                         count(|v| v > 0),
                         count(|v| v == 0),
                         count(|v| v < 0)

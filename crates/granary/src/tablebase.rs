@@ -96,6 +96,9 @@ pub struct LayerStats {
     /// Whether its don't-cares are filled (version 3, codec 3: values rebuilt from the layers
     /// below at every read).
     pub filled: bool,
+    /// The values' CRC-32 as the header records it: the same in every format (what
+    /// `granary verify` checks the values against, and `data/builds/` keeps for each layer).
+    pub crc32: u32,
     /// Positions by value, indexed by the value's byte (`value as u8`); `None` where they were
     /// not counted (a filled layer, unless asked for: [`BottomUp::layer_stats`]).
     pub histogram: Option<Box<[u64; 256]>>,
@@ -426,6 +429,7 @@ impl BottomUp<'_> {
             bytes: std::fs::metadata(path).map_or(0, |m| m.len()),
             version: layer.header().version.get(),
             filled: layer.rebuilds_values(),
+            crc32: layer.header().data_crc32.get(),
             histogram,
         })
     }

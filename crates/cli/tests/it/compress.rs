@@ -286,6 +286,18 @@ fn a_set_mixing_plain_and_compressed_layers_answers_the_same() {
     let info = ok(&["info", "--dir", mixed.path().to_str().unwrap()]);
     // Filled layers (5 and 11) are named, their values left uncounted unless asked for.
     assert_eq!(info.matches(" 3+fill ").count(), 2, "{info}");
+    // Every layer's CRC, whatever its format, is the CRC-32 of the version 1 file's entries.
+    let kind = kind_in(plain.path());
+    let plain_set = TableSet::new(plain.path(), kind);
+    for n in 0..=12u32 {
+        let bytes = std::fs::read(plain_set.layer_path(n)).unwrap();
+        let crc = format!("{:08x}", crc32fast::hash(&bytes[64..]));
+        let row = info
+            .lines()
+            .find(|line| line.split_whitespace().next() == Some(&n.to_string()))
+            .unwrap_or_else(|| panic!("layer {n}: {info}"));
+        assert_eq!(row.split_whitespace().nth(5), Some(crc.as_str()), "{row}");
+    }
     assert!(info.contains("counted with --histogram only"), "{info}");
     let counted = ok(&[
         "info",
