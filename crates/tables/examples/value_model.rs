@@ -18,7 +18,10 @@
 //! filled file would hold it, every don't-care filled greedily, coded as version 3 (block 256),
 //! and reports its bits a position (the whole file) beside version 3 of the values. It then reads
 //! the file back and checks, entry by entry, that `max(stored, guaranteed)` (the rules' value
-//! where there is no move) is the layer's value: the design is exact on the real layer.
+//! where there is no move) is the layer's value: the design is exact on the real layer. It leaves
+//! both symbol streams whole in the scratch directory (`values-NNN.raw`, `filled-NNN.raw`, a
+//! byte a position) for general-purpose compressors to weigh: a bound on what a coder with
+//! longer contexts could gain, without random access.
 //!
 //! `cargo run --release -p granary-tables --example value_model -- GAME DIR LAYER...`
 //! with GAME `awari`, `abapa`, `kalah-standard` or `kalah-empty` (6 pits).
@@ -612,6 +615,10 @@ fn filled_files(args: &[String]) {
             let bytes = std::fs::metadata(&dest).expect("written").len();
             (dest, bytes)
         };
+        for (symbols, name) in [(&values, "values"), (&filled, "filled")] {
+            std::fs::write(scratch.join(format!("{name}-{seeds:03}.raw")), symbols)
+                .expect("the symbols written");
+        }
         let (plain_path, plain_bytes) = coded_bytes(&values, "values");
         std::fs::remove_file(plain_path).expect("removed");
         let (filled_path, filled_bytes) = coded_bytes(&filled, "filled");
