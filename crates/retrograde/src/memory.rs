@@ -259,8 +259,9 @@ impl MemoryPlan {
 
     /// The memory the lists of exits by phase may take on rank `rank` where the lower layers
     /// keep `kept` bytes in memory through the phases (copies read at random, the values that
-    /// filled layers hold, a rank's slices): the tile's share, which the first pass no longer needs, less what the phases add beside
-    /// the work bytes and values (messages, stacks), less `kept`. `None` without a budget.
+    /// filled layers hold, a rank's slices): the tile's share, which the first pass no longer
+    /// needs, less what the phases add beside the work bytes and values (messages, stacks), less
+    /// `kept`. `None` without a budget.
     #[must_use]
     pub fn exit_memory(&self, rank: usize, kept: u64) -> Option<u64> {
         let m = self.budget?;
